@@ -65,11 +65,16 @@ def fetch_round(
                 mode, state = "ab", "resumed"
             else:
                 mode, state = "wb", "downloaded"
+            length = resp.headers.get("Content-Length")
             with part.open(mode) as fh:
                 for chunk in iter(lambda: resp.read(CHUNK), b""):
                     fh.write(chunk)
                     received += len(chunk)
+            # http.client returns b"" on a dropped connection instead of raising
+            if length is not None and received < int(length):
+                raise ConnectionError(f"received {received:,} of {int(length):,} bytes")
     except urllib.error.HTTPError as exc:
+        exc.close()
         if exc.code == 416 and offset:  # the .part already holds the whole file
             state = "resumed"
         else:

@@ -134,7 +134,7 @@ def test_checker_csv_matches_the_json_rows_without_ids(manifest: Manifest, share
     assert len(csv_df) == 492 and rep.version == "6.1"
     assert csv_df["id_missing"].all() and (csv_df["result_id"] == "").all()
     assert csv_df["source_row"].iloc[0] == "line 2"
-    key = ["submitter", "platform", "benchmark", "scenario"]
+    key = ["submitter", "platform", "system", "division", "benchmark", "scenario", "result"]
     merged = csv_df.merge(json_df, on=key, suffixes=("_csv", "_json"))
     assert len(merged) == 492
     assert (merged["per_accelerator_csv"].fillna(-1) == merged["per_accelerator_json"].fillna(-1)).all()

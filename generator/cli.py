@@ -1,0 +1,61 @@
+"""The ``gpu-insights`` command line: a thin layer over the library.
+
+Each command parses options, calls one library function and prints its result.
+Library errors are :class:`~generator.errors.GpuInsightsError` (a ClickException),
+so they print as one clean message and exit with status 1.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from . import __version__
+
+RESULTS_HELP = (
+    "Folder with one sub-folder per round (v6.1/summary_results.json, ...). "
+    "Default: the embedded sample in data/sample/."
+)
+SITE_DIR_HELP = "Where the site is written (default: site/)."
+DATA_DIR_HELP = "The project's data folder (rounds.toml, accelerators.toml, ...)."
+
+
+@click.group()
+@click.version_option(__version__, prog_name="gpu-insights")
+def main() -> None:
+    """Per-GPU benchmark articles from official MLPerf(R) Inference results."""
+
+
+@main.command()
+@click.argument("round_version", metavar="ROUND")
+@click.option("--dest", type=click.Path(path_type=Path), default=Path("results"),
+              show_default=True, help="Results folder to download into (DEST/v<ROUND>/<file>).")
+@click.option("--url", default=None, help="Download from this URL instead of the manifest's.")
+@click.option("--data-dir", type=click.Path(path_type=Path), default=None, help=DATA_DIR_HELP)
+def fetch(round_version: str, dest: Path, url: str | None, data_dir: Path | None) -> None:
+    """Download ROUND's official results file (resumable, checksummed)."""
+    from .fetch import fetch_round
+    from .manifest import load_manifest
+    from .results import read_results
+
+    manifest = load_manifest(data_dir)
+    rnd = manifest.round(round_version)
+    res = fetch_round(rnd, dest, url=url)
+    _, report = read_results(res.path, manifest, version=rnd.version)
+    click.echo(f"{res.path}: {res.status}, sha256 {res.sha256}")
+    click.echo(report.summary_line())
+
+
+@main.command()
+@click.option("--results", type=click.Path(path_type=Path, file_okay=False), required=True,
+              help="Folder with one sub-folder per round.")
+@click.option("--data-dir", type=click.Path(path_type=Path), default=None, help=DATA_DIR_HELP)
+def data(results: Path, data_dir: Path | None) -> None:
+    """Load and validate every round under --results; print one summary line per file."""
+    from .manifest import load_manifest
+    from .table import ResultsTable
+
+    table = ResultsTable.from_dir(results, load_manifest(data_dir))
+    for rep in table.reports:
+        click.echo(rep.summary_line())
