@@ -59,3 +59,16 @@ def data(results: Path, data_dir: Path | None) -> None:
     table = ResultsTable.from_dir(results, load_manifest(data_dir))
     for rep in table.reports:
         click.echo(rep.summary_line())
+
+
+@main.command()
+@click.option("--results", type=click.Path(path_type=Path, file_okay=False), default=None,
+              help=RESULTS_HELP)
+@click.option("--site-dir", type=click.Path(path_type=Path, file_okay=False), default=None,
+              help=SITE_DIR_HELP)
+@click.option("--strict", is_flag=True, help="Fail when an article cannot be built or checks warn.")
+def build(results: Path | None, site_dir: Path | None, strict: bool) -> None:
+    """Render every article in content/ and build the static site."""
+    from .site import build as do_build
+
+    do_build(results=results, site_dir=site_dir, strict=strict, log=click.echo)

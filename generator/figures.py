@@ -1,0 +1,150 @@
+"""Value objects for every number an article prints.
+
+A :class:`Figure` knows its value, how to print itself, the formula that made it
+and the official rows it came from. Templates get Figures from the functions in
+:mod:`generator.functions`; printing one records a citation.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from .table import Row
+
+#: kinds of figure that are derived (computed by us), not read from an official row
+DERIVED_KINDS = {"per_gpu", "ratio", "pct", "median", "spread", "scaling", "break_even", "cost"}
+
+#: how footnotes name each derived kind
+KIND_NOUNS = {
+    "per_gpu": "per-GPU values",
+    "median": "medians",
+    "ratio": "ratios",
+    "pct": "percentage changes",
+    "spread": "spreads",
+    "scaling": "scaling percentages",
+    "break_even": "break-even prices",
+    "cost": "costs per million tokens",
+}
+
+
+@dataclass(frozen=True)
+class Figure:
+    """A number with its formatting, formula and source rows.
+
+    >>> str(Figure(14210.625, "per_gpu"))
+    '14,211'
+    >>> str(Figure(5.6535, "ratio"))
+    '5.65×'
+    >>> str(Figure(1.2603, "ratio", style="plain", digits=3))
+    '1.260'
+    >>> str(Figure(37.87, "pct"))
+    '37.9%'
+    """
+
+    value: float
+    kind: str
+    formula: str = ""
+    entries: tuple[Row, ...] = ()
+    digits: int | None = None
+    style: str = ""
+    scale: float = 1.0
+    sep: bool = True
+    unit: str = ""
+    stated_by: str = ""
+    text_override: str = ""
+    extra: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
+
+    # ------------------------------------------------------------------ printing
+    def __str__(self) -> str:
+        if self.text_override:
+            return self.text_override
+        style = self.style or _DEFAULT_STYLE.get(self.kind, "number")
+        digits = self.digits if self.digits is not None else _default_digits(self.kind, style, self.value)
+        v = self.value / self.scale
+        if style == "x":
+            return f"{_num(v, digits, self.sep)}×"
+        if style == "pct":
+            return f"{_num(v, digits, self.sep)}%"
+        if style == "money":
+            return f"${_num(v, digits, self.sep)}"
+        text = _num(v, digits, self.sep)
+        return f"{text} {self.unit}" if self.unit else text
+
+    def fmt(self, digits: int | None = None, style: str | None = None, scale: float | None = None,
+            sep: bool | None = None, unit: str | None = None) -> Figure:
+        """The same figure printed differently: ``{{ x.fmt(digits=2, scale=1e6) }}``."""
+        changes: dict[str, Any] = {}
+        if digits is not None:
+            changes["digits"] = digits
+        if style is not None:
+            changes["style"] = style
+        if scale is not None:
+            changes["scale"] = scale
+        if sep is not None:
+            changes["sep"] = sep
+        if unit is not None:
+            changes["unit"] = unit
+        return dataclasses.replace(self, **changes)
+
+    # ------------------------------------------------------------------ facts
+    @property
+    def derived(self) -> bool:
+        return self.kind in DERIVED_KINDS
+
+    @property
+    def entry(self) -> str:
+        """The single entry ID behind this figure (for ``entry {{ x.entry }}``)."""
+        ids = sorted({r.result_id for r in self.entries})
+        if len(ids) != 1:
+            raise ValueError(f"figure {self} comes from {len(ids)} entries, not one")
+        return ids[0]
+
+    @property
+    def row(self) -> Row:
+        if len(self.entries) != 1:
+            raise ValueError(f"figure {self} comes from {len(self.entries)} rows, not one")
+        return self.entries[0]
+
+    @property
+    def gpus(self) -> Figure:
+        """Total accelerators of the single row behind this figure."""
+        r = self.row
+        return Figure(float(r.gpus), "count", f"total accelerators of {r.result_id}", (r,))
+
+    def __getattr__(self, name: str) -> Any:
+        extra = self.__dict__.get("extra") or {}
+        if name in extra:
+            return extra[name]
+        raise AttributeError(name)
+
+    def __float__(self) -> float:
+        return float(self.value)
+
+
+_DEFAULT_STYLE = {"ratio": "x", "pct": "pct", "scaling": "pct", "spread": "pct",
+                  "money": "money", "cost": "money", "break_even": "money"}
+
+
+def _default_digits(kind: str, style: str, value: float) -> int:
+    if style == "x":
+        return 2
+    if style in ("pct",):
+        return 1
+    if style == "money":
+        return 3 if kind == "cost" else 2
+    if kind in ("count",):
+        return 0
+    return 0 if abs(value) >= 100 else 2
+
+
+def _num(v: float, digits: int, sep: bool) -> str:
+    if math.isnan(v):
+        return "n/a"
+    # round half away from zero, as analysts do by hand (1.2605 → 1.261)
+    q = 10 ** digits
+    r = math.floor(abs(v) * q + 0.5) / q
+    r = math.copysign(r, v) if r else 0.0
+    return f"{r:,.{digits}f}" if sep else f"{r:.{digits}f}"

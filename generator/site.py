@@ -1,0 +1,276 @@
+"""The build: load → derive → render → footnote → check → write.
+
+``build()`` gathers everything first (every article rendered and checked), and
+only then writes: Markdown into a temporary docs folder, MkDocs into a temporary
+site folder, which replaces the previous ``site/`` only when all of it succeeded.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from .errors import BuildError, GpuInsightsError, TemplateError
+from .functions import Library, Prices
+from .manifest import Manifest, load_manifest
+from .render import Article, Renderer, Rendered, load_article
+from .table import ResultsTable
+
+PROJECT_DIR = Path(__file__).resolve().parent.parent
+Log = Callable[[str], None]
+
+
+@dataclass
+class Project:
+    """Where a project's pieces live (defaults: this checkout)."""
+
+    root: Path = PROJECT_DIR
+
+    @property
+    def content_dir(self) -> Path:
+        return self.root / "content"
+
+    @property
+    def data_dir(self) -> Path:
+        return self.root / "data"
+
+    @property
+    def sample_dir(self) -> Path:
+        return self.data_dir / "sample"
+
+    @property
+    def mkdocs_yml(self) -> Path:
+        return self.root / "mkdocs.yml"
+
+    @property
+    def templates_dir(self) -> Path:
+        return self.root / "templates"
+
+
+@dataclass
+class BuildResult:
+    site_dir: Path
+    rendered: list[Rendered]
+    ledger: list[dict[str, Any]]
+    findings: list[Any] = field(default_factory=list)
+    seconds: float = 0.0
+
+
+def load_table(project: Project, manifest: Manifest, results: Path | None) -> tuple[ResultsTable, bool]:
+    """The official results under *results*, or the embedded sample when it is None."""
+    d = results if results is not None else project.sample_dir
+    table = ResultsTable.from_dir(d, manifest)
+    if not table.rounds:
+        raise BuildError(f"{d}: no round folders (v6.1/summary_results.json, ...) found")
+    return table, (d / "SAMPLE").exists()
+
+
+def render_all(project: Project, renderer: Renderer, articles: list[Path], log: Log) -> list[Rendered]:
+    out, errors = [], []
+    for path in articles:
+        try:
+            r = renderer.render(load_article(path))
+        except GpuInsightsError as exc:
+            errors.append(exc.message)
+            continue
+        if r.missing:
+            log(f"warning: {path}: not built: {r.missing}")
+        out.append(r)
+    if errors:
+        raise TemplateError("\n".join(errors))
+    return out
+
+
+def ledger_entries(rendered: list[Rendered], project: Project) -> list[dict[str, Any]]:
+    rows = []
+    for r in rendered:
+        try:
+            rel = r.article.path.resolve().relative_to(project.root.resolve())
+        except ValueError:
+            rel = r.article.path
+        for u in r.uses:
+            f = u.figure
+            rows.append({
+                "article": r.article.slug,
+                "file": str(rel),
+                "line": u.line,
+                "text": u.text,
+                "value": None if f.value != f.value else round(float(f.value), 9),
+                "kind": f.kind,
+                "formula": f.formula,
+                "table": u.table,
+                "entries": [
+                    {"round": e.round, "id": e.result_id, "benchmark": e.benchmark, "scenario": e.scenario}
+                    for e in f.entries
+                ],
+            })
+    return rows
+
+
+def index_page(rendered: list[Rendered], table: ResultsTable, sample: bool) -> str:
+    lines = ["# GPU Insights", "", "Per-GPU readings of official MLPerf® Inference results.", ""]
+    if sample:
+        lines += ['!!! note "Built from the embedded sample"',
+                  "    This site was built from `data/sample/`, a few rows transcribed from a published "
+                  "article, not from official results files. Build with `--results DIR` for publication.", ""]
+    lines += ["## Articles", ""]
+    for r in rendered:
+        note = " *(not built: official results needed)*" if r.missing else ""
+        lines.append(f"- [{r.article.title}]({r.article.slug}.md){note}")
+    lines += ["", "## Data", ""]
+    for v in table.rounds:
+        lines.append(f"- [MLPerf® Inference v{v} results as loaded](data/v{v}.md)")
+    return "\n".join(lines) + "\n"
+
+
+def data_page(table: ResultsTable, version: str, manifest: Manifest) -> str:
+    rep = table.report(version)
+    df = table.df[table.df["round"] == version]
+    rnd = manifest.rounds.get(version)
+    lines = [f"# MLPerf® Inference v{version} results as loaded", ""]
+    if rep:
+        lines += [f"`{rep.summary_line()}`", ""]
+    if rnd:
+        lines += [f"Published {rnd.published:%B} {rnd.published.day}, {rnd.published.year}; "
+                  f"retrieved from {rnd.source} ({rnd.source_label}) on "
+                  f"{rnd.retrieved:%B} {rnd.retrieved.day}, {rnd.retrieved.year}.", ""]
+    counts = (df.groupby(["division", "suite", "benchmark", "scenario"]).size().reset_index(name="rows"))
+    lines += ["| Division | Suite | Benchmark | Scenario | Rows |", "|---|---|---|---|--:|"]
+    for _, c in counts.iterrows():
+        lines.append(f"| {c['division']} | {c['suite']} | {c['benchmark']} | {c['scenario']} | {c['rows']} |")
+    lines += ["", "The MLPerf name and logo are registered and unregistered trademarks of MLCommons "
+              "Association in the United States and other countries. All rights reserved. "
+              "Unauthorized use strictly prohibited. See www.mlcommons.org for more information."]
+    return "\n".join(lines) + "\n"
+
+
+def write_docs(docs: Path, rendered: list[Rendered], table: ResultsTable, manifest: Manifest,
+               sample: bool, extra_pages: dict[str, str]) -> None:
+    from .charts import CHARTS_JS, spec_json, vega_bundle
+
+    (docs / "charts").mkdir(parents=True, exist_ok=True)
+    (docs / "assets").mkdir(parents=True, exist_ok=True)
+    (docs / "data").mkdir(parents=True, exist_ok=True)
+    (docs / "index.md").write_text(index_page(rendered, table, sample), encoding="utf-8")
+    for r in rendered:
+        (docs / f"{r.article.slug}.md").write_text(_page(r), encoding="utf-8")
+        for ch in r.charts:
+            (docs / "charts" / f"{ch.name}.vl.json").write_text(spec_json(ch.spec), encoding="utf-8")
+            (docs / "charts" / f"{ch.name}.svg").write_text(ch.svg, encoding="utf-8")
+    for v in table.rounds:
+        (docs / "data" / f"v{v}.md").write_text(data_page(table, v, manifest), encoding="utf-8")
+    for name, text in extra_pages.items():
+        p = docs / name
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(text, encoding="utf-8")
+    (docs / "assets" / "vega-bundle.js").write_text(vega_bundle(), encoding="utf-8")
+    (docs / "assets" / "charts.js").write_text(CHARTS_JS, encoding="utf-8")
+    (docs / "assets" / "site.css").write_text(SITE_CSS, encoding="utf-8")
+
+
+SITE_CSS = """\
+.gi-chart img, .gi-chart svg { max-width: 100%; height: auto; }
+.gi-provenance summary { cursor: pointer; font-weight: bold; }
+.gi-provenance table { font-size: 0.75em; }
+"""
+
+
+def _page(r: Rendered) -> str:
+    meta = {k: r.article.meta[k] for k in ("title", "description", "date", "author") if k in r.article.meta}
+    head = "---\n" + yaml.safe_dump(meta, sort_keys=True, allow_unicode=True, default_flow_style=False) + "---\n\n" if meta else ""
+    return head + r.markdown
+
+
+def run_mkdocs(project: Project, docs: Path, site: Path, nav: list[dict[str, str]]) -> None:
+    from mkdocs.commands import build as mk_build
+    from mkdocs.config import load_config
+    from mkdocs.exceptions import MkDocsException
+
+    try:
+        cfg = load_config(config_file=str(project.mkdocs_yml), docs_dir=str(docs), site_dir=str(site),
+                          nav=nav)
+        mk_build.build(cfg)
+    except MkDocsException as exc:
+        raise BuildError(f"{project.mkdocs_yml}: MkDocs failed: {exc}") from None
+
+
+def build(
+    *,
+    project: Project | None = None,
+    results: Path | None = None,
+    site_dir: Path | None = None,
+    strict: bool = False,
+    log: Log = print,
+) -> BuildResult:
+    """Build the whole site; the previous site stays in place unless every step succeeds."""
+    start = time.monotonic()
+    project = project or Project()
+    site = Path(site_dir) if site_dir else project.root / "site"
+    manifest = load_manifest(project.data_dir)
+    table, sample = load_table(project, manifest, results)
+    for rep in table.reports:
+        log(rep.summary_line())
+    lib = Library(table, manifest, Prices.load(project.data_dir / "prices.toml"))
+    renderer = Renderer(lib, sample=sample)
+    articles = sorted(project.content_dir.glob("*.md"))
+    rendered = render_all(project, renderer, articles, log)
+    n_charts = sum(len(r.charts) for r in rendered)
+    log(f"rendered {sum(1 for r in rendered if not r.missing)} of {len(rendered)} articles, "
+        f"{sum(len(r.uses) for r in rendered)} figures, {n_charts} charts")
+    if strict and any(r.missing for r in rendered):
+        raise BuildError("strict mode: some articles were not built (see warnings above)")
+    ledger = ledger_entries(rendered, project)
+
+    site.parent.mkdir(parents=True, exist_ok=True)
+    work = Path(tempfile.mkdtemp(prefix=".gpu-insights-build-", dir=site.parent))
+    try:
+        docs, new_site = work / "docs", work / "site"
+        write_docs(docs, rendered, table, manifest, sample, {})
+        nav = [{"Home": "index.md"}] + [{r.article.title: f"{r.article.slug}.md"} for r in rendered]
+        nav += [{f"Data v{v}": f"data/v{v}.md"} for v in table.rounds]
+        env_before = os.environ.get("SOURCE_DATE_EPOCH")
+        os.environ["SOURCE_DATE_EPOCH"] = str(_pinned_epoch(manifest, table))
+        try:
+            run_mkdocs(project, docs, new_site, nav)
+        finally:
+            if env_before is None:
+                os.environ.pop("SOURCE_DATE_EPOCH", None)
+            else:
+                os.environ["SOURCE_DATE_EPOCH"] = env_before
+        (new_site / "figures.json").write_text(
+            json.dumps(ledger, indent=1, ensure_ascii=False, sort_keys=True) + "\n", encoding="utf-8")
+        _swap(new_site, site)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    secs = time.monotonic() - start
+    log(f"site written to {site} in {secs:.1f}s")
+    return BuildResult(site, rendered, ledger, seconds=secs)
+
+
+def _pinned_epoch(manifest: Manifest, table: ResultsTable) -> int:
+    """Builds are dated by the newest loaded round's retrieval date, never by the clock."""
+    import calendar
+
+    dates = [manifest.rounds[v].retrieved for v in table.rounds if v in manifest.rounds]
+    d = max(dates) if dates else None
+    return calendar.timegm(d.timetuple()) if d else 0
+
+
+def _swap(new_site: Path, site: Path) -> None:
+    old = site.with_name(site.name + ".old")
+    if old.exists():
+        shutil.rmtree(old)
+    if site.exists():
+        site.rename(old)
+    new_site.rename(site)
+    if old.exists():
+        shutil.rmtree(old)
