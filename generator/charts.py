@@ -39,9 +39,17 @@ def _spec(chart: alt.TopLevelMixin) -> dict:
     return spec
 
 
-def per_gpu_by_family(lib: Library, benchmark: str, scenario: str, *, round: str,
-                      families: Sequence[str], category: str = "available",
-                      gpus: int | None = None, title: str = "") -> Chart:
+def per_gpu_by_family(
+    lib: Library,
+    benchmark: str,
+    scenario: str,
+    *,
+    round: str,
+    families: Sequence[str],
+    category: str = "available",
+    gpus: int | None = None,
+    title: str = "",
+) -> Chart:
     """Bar chart: best per-GPU value of each family (one bar per family)."""
     figs, data = [], []
     for fam in families:
@@ -66,13 +74,16 @@ def per_gpu_by_family(lib: Library, benchmark: str, scenario: str, *, round: str
         .properties(width=480, height=28 * len(df))
     )
     where = "" if gpus is None else f"{gpus}-GPU "
-    caption = (f"Best {category.capitalize()} Closed {where}row per family, {name} {scenario}, "
-               f"MLPerf® Inference v{round}; per-GPU values are derived metrics.")
+    caption = (
+        f"Best {category.capitalize()} Closed {where}row per family, {name} {scenario}, "
+        f"MLPerf® Inference v{round}; per-GPU values are derived metrics."
+    )
     return Chart(_spec(chart), caption, tuple(figs))
 
 
-def cross_round(lib: Library, pairs: Sequence[Sequence[str]], benchmark: str, scenario: str,
-                title: str = "") -> Chart:
+def cross_round(
+    lib: Library, pairs: Sequence[Sequence[str]], benchmark: str, scenario: str, title: str = ""
+) -> Chart:
     """Grouped bars: per-GPU value of the same system in two rounds, one pair per label.
 
     ``pairs`` are ``(label, old_entry, new_entry)``.
@@ -82,7 +93,9 @@ def cross_round(lib: Library, pairs: Sequence[Sequence[str]], benchmark: str, sc
         for entry in (old, new):
             f = lib.per_gpu(entry, benchmark, scenario)
             figs.append(f)
-            data.append({"system": label, "round": f"v{f.row.round}", "per_gpu": round_(f.value), "entry": entry})
+            data.append(
+                {"system": label, "round": f"v{f.row.round}", "per_gpu": round_(f.value), "entry": entry}
+            )
     df = pd.DataFrame(data)
     name = lib.manifest.rules.display_name(benchmark)
     chart = (
@@ -97,14 +110,17 @@ def cross_round(lib: Library, pairs: Sequence[Sequence[str]], benchmark: str, sc
         )
         .properties(width=420)
     )
-    rounds = sorted({d["round"] for d in data})
-    caption = (f"Same system, {' and '.join(rounds)}: MLPerf® Inference Closed {name} {scenario}; "
-               f"per-GPU values are derived metrics.")
+    rounds = sorted({str(d["round"]) for d in data})
+    caption = (
+        f"Same system, {' and '.join(rounds)}: MLPerf® Inference Closed {name} {scenario}; "
+        f"per-GPU values are derived metrics."
+    )
     return Chart(_spec(chart), caption, tuple(figs))
 
 
-def available_vs_preview(lib: Library, benchmark: str, scenario: str, *, round: str,
-                         title: str = "") -> Chart:
+def available_vs_preview(
+    lib: Library, benchmark: str, scenario: str, *, round: str, title: str = ""
+) -> Chart:
     """Best per-GPU row of each category (Available, Preview, RDI) in one round."""
     figs, data = [], []
     for cat in ("available", "preview", "rdi"):
@@ -113,20 +129,31 @@ def available_vs_preview(lib: Library, benchmark: str, scenario: str, *, round: 
         except LookupFailed:
             continue
         figs.append(f)
-        data.append({"category": cat.capitalize(), "per_gpu": round_(f.value), "entry": f.entry,
-                     "family": f.row.family, "gpus": f.row.gpus})
+        data.append(
+            {
+                "category": cat.capitalize(),
+                "per_gpu": round_(f.value),
+                "entry": f.entry,
+                "family": f.row.family,
+                "gpus": f.row.gpus,
+            }
+        )
     df = pd.DataFrame(data)
     name = lib.manifest.rules.display_name(benchmark)
     chart = (
         alt.Chart(df, title=title or f"{name} {scenario}: best per-GPU row by category (v{round})")
         .mark_bar()
-        .encode(x=alt.X("per_gpu:Q", title="tokens/s per GPU (derived)"),
-                y=alt.Y("category:N", title=None),
-                tooltip=["category", "per_gpu", "entry", "family", "gpus"])
+        .encode(
+            x=alt.X("per_gpu:Q", title="tokens/s per GPU (derived)"),
+            y=alt.Y("category:N", title=None),
+            tooltip=["category", "per_gpu", "entry", "family", "gpus"],
+        )
         .properties(width=480, height=40 * len(df))
     )
-    caption = (f"Best Closed row per category, {name} {scenario}, MLPerf® Inference v{round}; "
-               f"Preview systems are not yet generally available; per-GPU values are derived metrics.")
+    caption = (
+        f"Best Closed row per category, {name} {scenario}, MLPerf® Inference v{round}; "
+        f"Preview systems are not yet generally available; per-GPU values are derived metrics."
+    )
     return Chart(_spec(chart), caption, tuple(figs))
 
 
@@ -144,7 +171,7 @@ def spec_json(spec: dict) -> str:
 
 def vega_bundle() -> str:
     """Vega, Vega-Lite and Vega-Embed in one script, served by the site itself (no CDN)."""
-    return vlc.javascript_bundle()
+    return str(vlc.javascript_bundle(None))  # type: ignore[arg-type]  # the stub omits the default
 
 
 CHARTS_JS = """\

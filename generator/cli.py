@@ -29,8 +29,13 @@ def main() -> None:
 
 @main.command()
 @click.argument("round_version", metavar="ROUND")
-@click.option("--dest", type=click.Path(path_type=Path), default=Path("results"),
-              show_default=True, help="Results folder to download into (DEST/v<ROUND>/<file>).")
+@click.option(
+    "--dest",
+    type=click.Path(path_type=Path),
+    default=Path("results"),
+    show_default=True,
+    help="Results folder to download into (DEST/v<ROUND>/<file>).",
+)
 @click.option("--url", default=None, help="Download from this URL instead of the manifest's.")
 @click.option("--data-dir", type=click.Path(path_type=Path), default=None, help=DATA_DIR_HELP)
 def fetch(round_version: str, dest: Path, url: str | None, data_dir: Path | None) -> None:
@@ -48,8 +53,12 @@ def fetch(round_version: str, dest: Path, url: str | None, data_dir: Path | None
 
 
 @main.command()
-@click.option("--results", type=click.Path(path_type=Path, file_okay=False), required=True,
-              help="Folder with one sub-folder per round.")
+@click.option(
+    "--results",
+    type=click.Path(path_type=Path, file_okay=False),
+    required=True,
+    help="Folder with one sub-folder per round.",
+)
 @click.option("--data-dir", type=click.Path(path_type=Path), default=None, help=DATA_DIR_HELP)
 def data(results: Path, data_dir: Path | None) -> None:
     """Load and validate every round under --results; print one summary line per file."""
@@ -62,10 +71,10 @@ def data(results: Path, data_dir: Path | None) -> None:
 
 
 @main.command()
-@click.option("--results", type=click.Path(path_type=Path, file_okay=False), default=None,
-              help=RESULTS_HELP)
-@click.option("--site-dir", type=click.Path(path_type=Path, file_okay=False), default=None,
-              help=SITE_DIR_HELP)
+@click.option("--results", type=click.Path(path_type=Path, file_okay=False), default=None, help=RESULTS_HELP)
+@click.option(
+    "--site-dir", type=click.Path(path_type=Path, file_okay=False), default=None, help=SITE_DIR_HELP
+)
 @click.option("--strict", is_flag=True, help="Fail when an article cannot be built or checks warn.")
 def build(results: Path | None, site_dir: Path | None, strict: bool) -> None:
     """Render every article in content/ and build the static site."""

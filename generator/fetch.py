@@ -36,9 +36,7 @@ def sha256_of(path: Path) -> str:
     return h.hexdigest()
 
 
-def fetch_round(
-    rnd: Round, dest_dir: Path, *, url: str | None = None, timeout: float = 60.0
-) -> FetchResult:
+def fetch_round(rnd: Round, dest_dir: Path, *, url: str | None = None, timeout: float = 60.0) -> FetchResult:
     """Download *rnd*'s official file to ``dest_dir/v<version>/<file>``."""
     src = url or rnd.download_url
     target = Path(dest_dir) / rnd.label / rnd.file

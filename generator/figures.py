@@ -73,8 +73,14 @@ class Figure:
         text = _num(v, digits, self.sep)
         return f"{text} {self.unit}" if self.unit else text
 
-    def fmt(self, digits: int | None = None, style: str | None = None, scale: float | None = None,
-            sep: bool | None = None, unit: str | None = None) -> Figure:
+    def fmt(
+        self,
+        digits: int | None = None,
+        style: str | None = None,
+        scale: float | None = None,
+        sep: bool | None = None,
+        unit: str | None = None,
+    ) -> Figure:
         """The same figure printed differently: ``{{ x.fmt(digits=2, scale=1e6) }}``."""
         changes: dict[str, Any] = {}
         if digits is not None:
@@ -124,8 +130,15 @@ class Figure:
         return float(self.value)
 
 
-_DEFAULT_STYLE = {"ratio": "x", "pct": "pct", "scaling": "pct", "spread": "pct",
-                  "money": "money", "cost": "money", "break_even": "money"}
+_DEFAULT_STYLE = {
+    "ratio": "x",
+    "pct": "pct",
+    "scaling": "pct",
+    "spread": "pct",
+    "money": "money",
+    "cost": "money",
+    "break_even": "money",
+}
 
 
 def _default_digits(kind: str, style: str, value: float) -> int:
@@ -144,7 +157,7 @@ def _num(v: float, digits: int, sep: bool) -> str:
     if math.isnan(v):
         return "n/a"
     # round half away from zero, as analysts do by hand (1.2605 → 1.261)
-    q = 10 ** digits
+    q = 10**digits
     r = math.floor(abs(v) * q + 0.5) / q
     r = math.copysign(r, v) if r else 0.0
     return f"{r:,.{digits}f}" if sep else f"{r:.{digits}f}"

@@ -47,7 +47,9 @@ def collect_groups(figures: Iterable[Figure]) -> dict[GroupKey, Group]:
     groups: dict[GroupKey, Group] = {}
     for fig in figures:
         for r in fig.entries:
-            g = groups.setdefault(group_key(r.round, r.division, r.suite), Group(group_key(r.round, r.division, r.suite)))
+            g = groups.setdefault(
+                group_key(r.round, r.division, r.suite), Group(group_key(r.round, r.division, r.suite))
+            )
             g.benchmarks.setdefault(r.benchmark, set()).add(r.scenario)
             g.entries.add(r.result_id)
             if fig.derived and fig.kind not in g.derived_kinds:
@@ -77,7 +79,7 @@ def note_text(g: Group, manifest: Manifest, display: dict[str, str], publisher: 
     round_, division, suite = g.key
     rnd = manifest.rounds.get(round_)
     benches = []
-    for b in sorted(g.benchmarks, key=lambda b: display.get(b, b).lower()):
+    for b in sorted(g.benchmarks, key=lambda b: (display.get(b) or b).lower()):
         scen = sorted(g.benchmarks[b], key=lambda s: SCENARIO_ORDER.index(s) if s in SCENARIO_ORDER else 99)
         benches.append(f"{display.get(b, b)} ({', '.join(scen)})")
     head = f"MLPerf® Inference v{round_} {division.capitalize()} {SUITE_NAMES.get(suite, suite.capitalize())}; {', '.join(benches)}."
@@ -95,12 +97,15 @@ def note_text(g: Group, manifest: Manifest, display: dict[str, str], publisher: 
     return " ".join(parts)
 
 
-def footnotes_markdown(groups: dict[GroupKey, Group], manifest: Manifest, display: dict[str, str],
-                       publisher: str) -> str:
+def footnotes_markdown(
+    groups: dict[GroupKey, Group], manifest: Manifest, display: dict[str, str], publisher: str
+) -> str:
     lines = []
     for key in sort_keys(groups):
         g = groups[key]
-        lines.append(f'{g.number}. <a id="{ANCHOR.format(n=g.number)}"></a>{note_text(g, manifest, display, publisher)}')
+        lines.append(
+            f'{g.number}. <a id="{ANCHOR.format(n=g.number)}"></a>{note_text(g, manifest, display, publisher)}'
+        )
     return "\n".join(lines)
 
 

@@ -72,10 +72,27 @@ class Library:
 
     def namespace(self) -> dict[str, Callable[..., Any]]:
         names = [
-            "result", "per_gpu", "gpus", "ratio", "pct_change", "pct_gap", "share",
-            "scaling_efficiency", "best", "median", "spread", "count", "break_even_ratio",
-            "break_even_price", "cost_per_million_tokens", "price", "assumption", "rule",
-            "stated", "round_date", "software",
+            "result",
+            "per_gpu",
+            "gpus",
+            "ratio",
+            "pct_change",
+            "pct_gap",
+            "share",
+            "scaling_efficiency",
+            "best",
+            "median",
+            "spread",
+            "count",
+            "break_even_ratio",
+            "break_even_price",
+            "cost_per_million_tokens",
+            "price",
+            "assumption",
+            "rule",
+            "stated",
+            "round_date",
+            "software",
         ]
         return {n: getattr(self, n) for n in names}
 
@@ -91,8 +108,12 @@ class Library:
         if r.per_accelerator != r.per_accelerator:
             why = "a latency result" if not r.higher_is_better else "a row without an accelerator count"
             raise LookupFailed(f"entry {entry} {r.benchmark} {r.scenario} has no per-GPU value: it is {why}")
-        return Figure(r.per_accelerator, "per_gpu",
-                      f"{r.result:g} / {r.gpus} accelerators ({entry} {r.benchmark} {r.scenario})", (r,))
+        return Figure(
+            r.per_accelerator,
+            "per_gpu",
+            f"{r.result:g} / {r.gpus} accelerators ({entry} {r.benchmark} {r.scenario})",
+            (r,),
+        )
 
     def gpus(self, entry: str, benchmark: str, scenario: str) -> Figure:
         """Total accelerators of an entry: ``{{ gpus("6.1-0027", "gpt-oss-120b", "Offline") }}`` → ``512``."""
@@ -106,36 +127,69 @@ class Library:
     # ------------------------------------------------------------------ arithmetic
     def ratio(self, a: Num, b: Num, digits: int = 2, style: str = "x") -> Figure:
         """``a / b``: ``{{ ratio(x, y) }}`` → ``5.65×``; ``style="plain", digits=3`` → ``1.260``."""
-        return Figure(_val(a) / _val(b), "ratio", f"{_label(a)} / {_label(b)}", _rows(a, b),
-                      digits=digits, style=style)
+        return Figure(
+            _val(a) / _val(b), "ratio", f"{_label(a)} / {_label(b)}", _rows(a, b), digits=digits, style=style
+        )
 
     def pct_change(self, new: Num, old: Num, digits: int = 1) -> Figure:
         """``(new / old − 1) × 100``, signed: ``{{ pct_change(per_gpu(v61), per_gpu(v60)) }}`` → ``37.9%``."""
-        return Figure((_val(new) / _val(old) - 1) * 100, "pct",
-                      f"({_label(new)} / {_label(old)} - 1) x 100", _rows(new, old), digits=digits)
+        return Figure(
+            (_val(new) / _val(old) - 1) * 100,
+            "pct",
+            f"({_label(new)} / {_label(old)} - 1) x 100",
+            _rows(new, old),
+            digits=digits,
+        )
 
     def pct_gap(self, a: Num, b: Num, digits: int = 1) -> Figure:
         """``|a / b − 1| × 100``, for "2.9% below" or "0.4% apart"."""
-        return Figure(abs(_val(a) / _val(b) - 1) * 100, "pct",
-                      f"|{_label(a)} / {_label(b)} - 1| x 100", _rows(a, b), digits=digits)
+        return Figure(
+            abs(_val(a) / _val(b) - 1) * 100,
+            "pct",
+            f"|{_label(a)} / {_label(b)} - 1| x 100",
+            _rows(a, b),
+            digits=digits,
+        )
 
     def share(self, part: Num, whole: Num, digits: int = 1) -> Figure:
         """``part / whole × 100``: "runs at 76.3% of the small system's rate"."""
-        return Figure(_val(part) / _val(whole) * 100, "pct",
-                      f"{_label(part)} / {_label(whole)} x 100", _rows(part, whole), digits=digits)
+        return Figure(
+            _val(part) / _val(whole) * 100,
+            "pct",
+            f"{_label(part)} / {_label(whole)} x 100",
+            _rows(part, whole),
+            digits=digits,
+        )
 
     def scaling_efficiency(self, big: Num, small: Num, digits: int = 1) -> Figure:
         """Per-GPU rate of the larger system as a percentage of the smaller one's: ``99.5%``."""
-        return Figure(_val(big) / _val(small) * 100, "scaling",
-                      f"{_label(big)} / {_label(small)} x 100", _rows(big, small), digits=digits)
+        return Figure(
+            _val(big) / _val(small) * 100,
+            "scaling",
+            f"{_label(big)} / {_label(small)} x 100",
+            _rows(big, small),
+            digits=digits,
+        )
 
     # ------------------------------------------------------------------ selections
     def _filters(self, benchmark: str, scenario: str, kw: dict[str, Any]) -> dict[str, Any]:
-        allowed = {"round", "division", "category", "suite", "family", "gpus", "min_gpus",
-                   "max_gpus", "submitter", "heterogeneous"}
+        allowed = {
+            "round",
+            "division",
+            "category",
+            "suite",
+            "family",
+            "gpus",
+            "min_gpus",
+            "max_gpus",
+            "submitter",
+            "heterogeneous",
+        }
         unknown = set(kw) - allowed
         if unknown:
-            raise LookupFailed(f"unknown filter(s) {', '.join(sorted(unknown))}; use {', '.join(sorted(allowed))}")
+            raise LookupFailed(
+                f"unknown filter(s) {', '.join(sorted(unknown))}; use {', '.join(sorted(allowed))}"
+            )
         return {"benchmark": benchmark, "scenario": scenario, **kw}
 
     @staticmethod
@@ -149,14 +203,21 @@ class Library:
         """
         f = self._filters(benchmark, scenario, filters)
         r = self.table.best(**f)
-        return Figure(r.per_accelerator, "per_gpu", f"best per-GPU of {self._describe(f)} = {r.result_id}", (r,))
+        return Figure(
+            r.per_accelerator, "per_gpu", f"best per-GPU of {self._describe(f)} = {r.result_id}", (r,)
+        )
 
     def median(self, benchmark: str, scenario: str, **filters: Any) -> Figure:
         """Median per-GPU value of a selection (all its rows are cited)."""
         f = self._filters(benchmark, scenario, filters)
         med, rows = self.table.median(**f)
-        return Figure(med, "median", f"median per-GPU of {len(rows)} rows ({self._describe(f)})", tuple(rows),
-                      extra={"count": Figure(float(len(rows)), "count", "rows in selection", tuple(rows))})
+        return Figure(
+            med,
+            "median",
+            f"median per-GPU of {len(rows)} rows ({self._describe(f)})",
+            tuple(rows),
+            extra={"count": Figure(float(len(rows)), "count", "rows in selection", tuple(rows))},
+        )
 
     def spread(self, benchmark: str, scenario: str, digits: int = 1, **filters: Any) -> Figure:
         """Max / min − 1 of per-GPU values in a selection: ``13.5%``; ``.low``, ``.high``, ``.count``."""
@@ -165,9 +226,14 @@ class Library:
         lo = Figure(low.per_accelerator, "per_gpu", f"lowest per-GPU = {low.result_id}", (low,))
         hi = Figure(high.per_accelerator, "per_gpu", f"highest per-GPU = {high.result_id}", (high,))
         n = Figure(float(len(rows)), "count", f"rows in selection ({self._describe(f)})", tuple(rows))
-        return Figure((high.per_accelerator / low.per_accelerator - 1) * 100, "spread",
-                      f"(max / min - 1) x 100 over {len(rows)} rows ({self._describe(f)})", tuple(rows),
-                      digits=digits, extra={"low": lo, "high": hi, "count": n})
+        return Figure(
+            (high.per_accelerator / low.per_accelerator - 1) * 100,
+            "spread",
+            f"(max / min - 1) x 100 over {len(rows)} rows ({self._describe(f)})",
+            tuple(rows),
+            digits=digits,
+            extra={"low": lo, "high": hi, "count": n},
+        )
 
     def count(self, benchmark: str, scenario: str, **filters: Any) -> Figure:
         """Number of rows in a selection: ``{{ count("gpt-oss-120b", "Server", family="B300", gpus=8) }}`` → ``14``."""
@@ -178,29 +244,46 @@ class Library:
     # ------------------------------------------------------------------ money
     def break_even_ratio(self, candidate: Num, baseline: Num, digits: int = 3) -> Figure:
         """Highest price ratio worth paying for *candidate* over *baseline*: ``1.260``."""
-        return Figure(_val(candidate) / _val(baseline), "ratio",
-                      f"break-even ratio {_label(candidate)} / {_label(baseline)}",
-                      _rows(candidate, baseline), digits=digits, style="plain")
+        return Figure(
+            _val(candidate) / _val(baseline),
+            "ratio",
+            f"break-even ratio {_label(candidate)} / {_label(baseline)}",
+            _rows(candidate, baseline),
+            digits=digits,
+            style="plain",
+        )
 
     def break_even_price(self, baseline_price: Num, candidate: Num, baseline: Num, digits: int = 2) -> Figure:
         """Baseline price × throughput ratio: the contract ceiling, ``$6.30``."""
-        return Figure(_val(baseline_price) * _val(candidate) / _val(baseline), "break_even",
-                      f"{_label(baseline_price)} x {_label(candidate)} / {_label(baseline)}",
-                      _rows(baseline_price, candidate, baseline), digits=digits)
+        return Figure(
+            _val(baseline_price) * _val(candidate) / _val(baseline),
+            "break_even",
+            f"{_label(baseline_price)} x {_label(candidate)} / {_label(baseline)}",
+            _rows(baseline_price, candidate, baseline),
+            digits=digits,
+        )
 
-    def cost_per_million_tokens(self, price_per_hour: Num, per_gpu: Num, utilization: Num, digits: int = 3) -> Figure:
+    def cost_per_million_tokens(
+        self, price_per_hour: Num, per_gpu: Num, utilization: Num, digits: int = 3
+    ) -> Figure:
         """``price × 1,000,000 / (tokens/s per GPU × 3,600 × utilization)``: ``$0.246``."""
         v = _val(price_per_hour) * 1_000_000 / (_val(per_gpu) * 3600 * _val(utilization))
-        return Figure(v, "cost",
-                      f"{_label(price_per_hour)} x 1e6 / ({_label(per_gpu)} x 3600 x {_label(utilization)})",
-                      _rows(price_per_hour, per_gpu, utilization), digits=digits)
+        return Figure(
+            v,
+            "cost",
+            f"{_label(price_per_hour)} x 1e6 / ({_label(per_gpu)} x 3600 x {_label(utilization)})",
+            _rows(price_per_hour, per_gpu, utilization),
+            digits=digits,
+        )
 
     def price(self, name: str) -> Figure:
         """An illustrative price from ``data/prices.toml``: ``{{ price("b200_hour") }}`` → ``$5.00``."""
         try:
             v = self.prices.prices[name]
         except KeyError:
-            raise ManifestError(f"{self.prices.path}: no price {name!r} (known: {', '.join(sorted(self.prices.prices))})") from None
+            raise ManifestError(
+                f"{self.prices.path}: no price {name!r} (known: {', '.join(sorted(self.prices.prices))})"
+            ) from None
         return Figure(v, "money", f"illustrative price {name}", digits=2, style="money")
 
     def assumption(self, name: str, digits: int = 0) -> Figure:
@@ -220,7 +303,9 @@ class Library:
         except KeyError:
             v = None
         if v is None:
-            raise ManifestError(f"{self.manifest.data_dir / 'benchmarks.toml'}: no rule {key} for {benchmark} {scenario}")
+            raise ManifestError(
+                f"{self.manifest.data_dir / 'benchmarks.toml'}: no rule {key} for {benchmark} {scenario}"
+            )
         return Figure(float(v), "rule", f"inference rules: {benchmark} {scenario} {key}", unit="ms")
 
     def stated(self, text: str, by: str) -> Figure:

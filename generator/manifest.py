@@ -192,8 +192,7 @@ def load_rounds(path: Path) -> dict[str, Round]:
         if version in rounds:
             raise ManifestError(f"{path}: {where}: listed twice")
         waivers = tuple(
-            Waiver(str(w["entry"]), str(w["field"]), str(w.get("reason", "")))
-            for w in item.get("waiver", [])
+            Waiver(str(w["entry"]), str(w["field"]), str(w.get("reason", ""))) for w in item.get("waiver", [])
         )
         rounds[version] = Round(
             version=version,

@@ -9,6 +9,7 @@ paragraph are resolved after rendering, from what the article actually cited.
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
@@ -134,7 +135,9 @@ class Renderer:
         except jinja2.TemplateSyntaxError as exc:
             raise TemplateError(f"{filename}:{exc.lineno}: {exc.message}") from None
         except (jinja2.UndefinedError, jinja2.exceptions.SecurityError) as exc:
-            raise TemplateError(f"{filename}:{_template_line(exc.__traceback__, filename, self._template)}: {exc}") from None
+            raise TemplateError(
+                f"{filename}:{_template_line(exc.__traceback__, filename, self._template)}: {exc}"
+            ) from None
         except GpuInsightsError as exc:
             line = _template_line(exc.__traceback__, filename, self._template)
             raise TemplateError(f"{filename}:{line}: {exc.message}") from None
@@ -147,16 +150,20 @@ class Renderer:
         loaded = set(self.lib.table.rounds)
         need = [r for r in article.rounds if r not in loaded]
         if self.sample and not article.meta.get("sample", False):
-            return (f"this article needs the official results of round(s) "
-                    f"{', '.join('v' + r for r in article.rounds) or '(see front matter)'}, "
-                    f"and the build used the embedded sample; build with "
-                    f"`gpu-insights build --results DIR` or download each round with "
-                    f"`gpu-insights fetch ROUND` first")
+            return (
+                f"this article needs the official results of round(s) "
+                f"{', '.join('v' + r for r in article.rounds) or '(see front matter)'}, "
+                f"and the build used the embedded sample; build with "
+                f"`gpu-insights build --results DIR` or download each round with "
+                f"`gpu-insights fetch ROUND` first"
+            )
         if need:
-            return (f"round(s) {', '.join('v' + r for r in need)} not loaded; build with "
-                    f"`gpu-insights build --results DIR` where DIR holds "
-                    f"{', '.join('v' + r + '/' for r in need)}, or run "
-                    + " and ".join(f"`gpu-insights fetch {r}`" for r in need))
+            return (
+                f"round(s) {', '.join('v' + r for r in need)} not loaded; build with "
+                f"`gpu-insights build --results DIR` where DIR holds "
+                f"{', '.join('v' + r + '/' for r in need)}, or run "
+                + " and ".join(f"`gpu-insights fetch {r}`" for r in need)
+            )
         return ""
 
     # ------------------------------------------------------------------ jinja
@@ -204,7 +211,7 @@ class Renderer:
             return best_table(lib, round, [tuple(c) for c in columns], families, **kw)
 
         def chart(kind: str, *args: Any, **kw: Any) -> charts_mod.Chart:
-            makers = {
+            makers: dict[str, Callable[..., charts_mod.Chart]] = {
                 "per_gpu_by_family": charts_mod.per_gpu_by_family,
                 "cross_round": charts_mod.cross_round,
                 "available_vs_preview": charts_mod.available_vs_preview,
@@ -213,8 +220,15 @@ class Renderer:
                 raise TemplateError(f"unknown chart kind {kind!r} (known: {', '.join(sorted(makers))})")
             return makers[kind](lib, *args, **kw)
 
-        ns.update(cite=cite, footnotes=footnotes, compliance=compliance, best_table=table,
-                  chart=chart, meta=article.meta, sample=self.sample)
+        ns.update(
+            cite=cite,
+            footnotes=footnotes,
+            compliance=compliance,
+            best_table=table,
+            chart=chart,
+            meta=article.meta,
+            sample=self.sample,
+        )
         return ns
 
     def _place_chart(self, article: Article, ch: charts_mod.Chart, state: _State, line: int) -> str:
@@ -240,7 +254,9 @@ class Renderer:
             if rounds:
                 nums = [g.number for key, g in groups.items() if key[0] in rounds]
             else:
-                keys = {(r.round, r.division, r.suite) for u in state.uses[prev:pos] for r in u.figure.entries}
+                keys = {
+                    (r.round, r.division, r.suite) for u in state.uses[prev:pos] for r in u.figure.entries
+                }
                 nums = [groups[key].number for key in keys if key in groups]
             prev = pos if not rounds else prev
             text = text.replace(CITE.format(n=k), marker(nums))
@@ -266,26 +282,34 @@ class Renderer:
         latest = max({r.round for r in rows}, key=lambda v: tuple(int(p) for p in v.split(".")))
         rnd = self.lib.manifest.rounds.get(latest)
         cat_text = " or ".join(cats)
-        text = (f"Comparisons in this article identify version, division ({', '.join(divisions)}), "
-                f"category ({cat_text}), scenario, and GPU count in the table or text, following "
-                f"the MLPerf® Results Messaging Guidelines.")
+        text = (
+            f"Comparisons in this article identify version, division ({', '.join(divisions)}), "
+            f"category ({cat_text}), scenario, and GPU count in the table or text, following "
+            f"the MLPerf® Results Messaging Guidelines."
+        )
         if rnd is not None:
             d = rnd.published
             window = (rnd.retrieved - rnd.published).days >= 14
             when = f"{d:%B} {d.day}, {d.year}"
             if window:
-                text += (f" Results were retrieved after the two-week window those guidelines set "
-                         f"for non-submitters following the {when} publication.")
+                text += (
+                    f" Results were retrieved after the two-week window those guidelines set "
+                    f"for non-submitters following the {when} publication."
+                )
             else:
-                text += (f" Results were retrieved within two weeks of the {when} publication; "
-                         f"non-submitters may not publish them before the window ends.")
+                text += (
+                    f" Results were retrieved within two weeks of the {when} publication; "
+                    f"non-submitters may not publish them before the window ends."
+                )
         return text
 
 
 def missing_page(article: Article, why: str) -> str:
-    return (f"# {article.title}\n\n"
-            f"!!! warning \"Official results needed\"\n"
-            f"    This article was not built: {why}.\n")
+    return (
+        f"# {article.title}\n\n"
+        f'!!! warning "Official results needed"\n'
+        f"    This article was not built: {why}.\n"
+    )
 
 
 def provenance_appendix(uses: list[FigureUse]) -> str:
@@ -300,7 +324,9 @@ def provenance_appendix(uses: list[FigureUse]) -> str:
     ]
     seen = set()
     for u in uses:
-        ids = ", ".join(sorted({f"{r.result_id} {r.benchmark} {r.scenario}" for r in u.figure.entries})) or "—"
+        ids = (
+            ", ".join(sorted({f"{r.result_id} {r.benchmark} {r.scenario}" for r in u.figure.entries})) or "—"
+        )
         if u.figure.stated_by:
             ids = f"stated by {u.figure.stated_by}"
         key = (u.line, u.text, u.figure.formula)

@@ -182,9 +182,7 @@ def _read_json(path: Path) -> list[_Raw]:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise DataError(
-            f"{path}: line {exc.lineno} column {exc.colno}: invalid JSON: {exc.msg}"
-        ) from None
+        raise DataError(f"{path}: line {exc.lineno} column {exc.colno}: invalid JSON: {exc.msg}") from None
     if isinstance(data, dict):
         # some exports wrap the list: {"results": [...]}
         lists = [v for v in data.values() if isinstance(v, list)]
@@ -219,8 +217,7 @@ def _read_csv(path: Path) -> list[_Raw]:
                     continue
                 if len(row) != len(header):
                     raise DataError(
-                        f"{path}: line {line}: malformed CSV: {len(row)} fields, "
-                        f"the header has {len(header)}"
+                        f"{path}: line {line}: malformed CSV: {len(row)} fields, the header has {len(header)}"
                     )
                 out.append(_Raw(f"line {line}", dict(zip(header, row, strict=True))))
     except csv.Error as exc:
@@ -353,9 +350,7 @@ def normalize_records(
     if cols is RESULTS_FIELDS and "ID" not in present:
         missing.insert(0, "ID")
     if missing and records:
-        raise DataError(
-            f"{path}: missing required column(s): {', '.join(repr(m) for m in missing)}"
-        )
+        raise DataError(f"{path}: missing required column(s): {', '.join(repr(m) for m in missing)}")
     keep_div = {d.lower() for d in divisions} if divisions else None
     keep_suite = {s.lower() for s in suites} if suites else None
     waivers = {(w.entry, w.field): w for w in (rnd.waivers if rnd else ())}
@@ -366,7 +361,10 @@ def normalize_records(
 
     for raw in records:
         v = raw.values
-        get = lambda k: v.get(cols[k], "")  # noqa: E731
+
+        def get(k: str, v: dict[str, Any] = v) -> Any:
+            return v.get(cols[k], "")
+
         rid = _text(v.get("ID")) if "result_id" in cols else ""
         bench_raw = _text(get("benchmark"))
         benchmark = rules.canonical_benchmark(bench_raw)
@@ -386,10 +384,17 @@ def normalize_records(
             file_versions.add(normalize_version(fv))
         division = _text(get("division")).lower()
         if division not in DIVISIONS:
-            problems.add(raw.loc, ctx, cols["division"], f"unknown division {division!r} (expected closed or open)")
+            problems.add(
+                raw.loc, ctx, cols["division"], f"unknown division {division!r} (expected closed or open)"
+            )
         category = _text(get("availability")).lower()
         if category not in CATEGORIES:
-            problems.add(raw.loc, ctx, cols["availability"], f"unknown category {category!r} (expected available, preview or rdi)")
+            problems.add(
+                raw.loc,
+                ctx,
+                cols["availability"],
+                f"unknown category {category!r} (expected available, preview or rdi)",
+            )
         suite = _text(get("suite")).lower()
         if keep_div is not None and division not in keep_div:
             report.skipped[f"{division}-division"] = report.skipped.get(f"{division}-division", 0) + 1
@@ -413,7 +418,12 @@ def normalize_records(
             if result is None:
                 problems.add(raw.loc, ctx, cols["result"], "missing result")
             elif not math.isfinite(result) or result <= 0:
-                problems.add(raw.loc, ctx, cols["result"], f"result must be a positive number, got {_text(get('result'))!r}")
+                problems.add(
+                    raw.loc,
+                    ctx,
+                    cols["result"],
+                    f"result must be a positive number, got {_text(get('result'))!r}",
+                )
                 result = None
         accelerator = _text(get("accelerator"))
         family, hetero = families.classify(accelerator)
@@ -434,22 +444,50 @@ def normalize_records(
                     report.waived.append(rid)
             elif total is not None:
                 if total <= 0:
-                    problems.add(raw.loc, ctx, cols["total"], f"accelerator count is {total} for accelerator {accelerator!r}")
+                    problems.add(
+                        raw.loc,
+                        ctx,
+                        cols["total"],
+                        f"accelerator count is {total} for accelerator {accelerator!r}",
+                    )
                 else:
                     total_acc = float(total)
             elif per_node is None:
-                problems.add(raw.loc, ctx, cols["per_node"], f"accelerator count is missing for accelerator {accelerator!r}")
+                problems.add(
+                    raw.loc,
+                    ctx,
+                    cols["per_node"],
+                    f"accelerator count is missing for accelerator {accelerator!r}",
+                )
             elif per_node <= 0:
-                problems.add(raw.loc, ctx, cols["per_node"], f"accelerator count is {per_node} for accelerator {accelerator!r}")
+                problems.add(
+                    raw.loc,
+                    ctx,
+                    cols["per_node"],
+                    f"accelerator count is {per_node} for accelerator {accelerator!r}",
+                )
             elif nodes is None or nodes <= 0:
-                problems.add(raw.loc, ctx, cols["nodes"], f"node count must be a positive whole number, got {_text(get('nodes'))!r}")
+                problems.add(
+                    raw.loc,
+                    ctx,
+                    cols["nodes"],
+                    f"node count must be a positive whole number, got {_text(get('nodes'))!r}",
+                )
             else:
                 total_acc = float(per_node * nodes)
-        key = (rid, benchmark, scenario or scen_raw) if rid else (
-            _text(get("submitter")), _text(get("platform")), division, benchmark, scenario or scen_raw)
+        key = (
+            (rid, benchmark, scenario or scen_raw)
+            if rid
+            else (_text(get("submitter")), _text(get("platform")), division, benchmark, scenario or scen_raw)
+        )
         if key in seen:
             what = f"entry {rid}" if rid else f"system {key[0]} / {key[1]}"
-            problems.add(raw.loc, ctx, None, f"duplicate row: {what} {benchmark} {scenario or scen_raw} already at {seen[key]}")
+            problems.add(
+                raw.loc,
+                ctx,
+                None,
+                f"duplicate row: {what} {benchmark} {scenario or scen_raw} already at {seen[key]}",
+            )
         else:
             seen[key] = raw.loc
         latency = rules.is_latency(units)

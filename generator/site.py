@@ -22,7 +22,7 @@ import yaml
 from .errors import BuildError, GpuInsightsError, TemplateError
 from .functions import Library, Prices
 from .manifest import Manifest, load_manifest
-from .render import Article, Renderer, Rendered, load_article
+from .render import Rendered, Renderer, load_article
 from .table import ResultsTable
 
 PROJECT_DIR = Path(__file__).resolve().parent.parent
@@ -99,29 +99,39 @@ def ledger_entries(rendered: list[Rendered], project: Project) -> list[dict[str,
             rel = r.article.path
         for u in r.uses:
             f = u.figure
-            rows.append({
-                "article": r.article.slug,
-                "file": str(rel),
-                "line": u.line,
-                "text": u.text,
-                "value": None if f.value != f.value else round(float(f.value), 9),
-                "kind": f.kind,
-                "formula": f.formula,
-                "table": u.table,
-                "entries": [
-                    {"round": e.round, "id": e.result_id, "benchmark": e.benchmark, "scenario": e.scenario}
-                    for e in f.entries
-                ],
-            })
+            rows.append(
+                {
+                    "article": r.article.slug,
+                    "file": str(rel),
+                    "line": u.line,
+                    "text": u.text,
+                    "value": None if f.value != f.value else round(float(f.value), 9),
+                    "kind": f.kind,
+                    "formula": f.formula,
+                    "table": u.table,
+                    "entries": [
+                        {
+                            "round": e.round,
+                            "id": e.result_id,
+                            "benchmark": e.benchmark,
+                            "scenario": e.scenario,
+                        }
+                        for e in f.entries
+                    ],
+                }
+            )
     return rows
 
 
 def index_page(rendered: list[Rendered], table: ResultsTable, sample: bool) -> str:
     lines = ["# GPU Insights", "", "Per-GPU readings of official MLPerf® Inference results.", ""]
     if sample:
-        lines += ['!!! note "Built from the embedded sample"',
-                  "    This site was built from `data/sample/`, a few rows transcribed from a published "
-                  "article, not from official results files. Build with `--results DIR` for publication.", ""]
+        lines += [
+            '!!! note "Built from the embedded sample"',
+            "    This site was built from `data/sample/`, a few rows transcribed from a published "
+            "article, not from official results files. Build with `--results DIR` for publication.",
+            "",
+        ]
     lines += ["## Articles", ""]
     for r in rendered:
         note = " *(not built: official results needed)*" if r.missing else ""
@@ -140,21 +150,33 @@ def data_page(table: ResultsTable, version: str, manifest: Manifest) -> str:
     if rep:
         lines += [f"`{rep.summary_line()}`", ""]
     if rnd:
-        lines += [f"Published {rnd.published:%B} {rnd.published.day}, {rnd.published.year}; "
-                  f"retrieved from {rnd.source} ({rnd.source_label}) on "
-                  f"{rnd.retrieved:%B} {rnd.retrieved.day}, {rnd.retrieved.year}.", ""]
-    counts = (df.groupby(["division", "suite", "benchmark", "scenario"]).size().reset_index(name="rows"))
+        lines += [
+            f"Published {rnd.published:%B} {rnd.published.day}, {rnd.published.year}; "
+            f"retrieved from {rnd.source} ({rnd.source_label}) on "
+            f"{rnd.retrieved:%B} {rnd.retrieved.day}, {rnd.retrieved.year}.",
+            "",
+        ]
+    counts = df.groupby(["division", "suite", "benchmark", "scenario"]).size().reset_index(name="rows")
     lines += ["| Division | Suite | Benchmark | Scenario | Rows |", "|---|---|---|---|--:|"]
     for _, c in counts.iterrows():
         lines.append(f"| {c['division']} | {c['suite']} | {c['benchmark']} | {c['scenario']} | {c['rows']} |")
-    lines += ["", "The MLPerf name and logo are registered and unregistered trademarks of MLCommons "
-              "Association in the United States and other countries. All rights reserved. "
-              "Unauthorized use strictly prohibited. See www.mlcommons.org for more information."]
+    lines += [
+        "",
+        "The MLPerf name and logo are registered and unregistered trademarks of MLCommons "
+        "Association in the United States and other countries. All rights reserved. "
+        "Unauthorized use strictly prohibited. See www.mlcommons.org for more information.",
+    ]
     return "\n".join(lines) + "\n"
 
 
-def write_docs(docs: Path, rendered: list[Rendered], table: ResultsTable, manifest: Manifest,
-               sample: bool, extra_pages: dict[str, str]) -> None:
+def write_docs(
+    docs: Path,
+    rendered: list[Rendered],
+    table: ResultsTable,
+    manifest: Manifest,
+    sample: bool,
+    extra_pages: dict[str, str],
+) -> None:
     from .charts import CHARTS_JS, spec_json, vega_bundle
 
     (docs / "charts").mkdir(parents=True, exist_ok=True)
@@ -186,7 +208,13 @@ SITE_CSS = """\
 
 def _page(r: Rendered) -> str:
     meta = {k: r.article.meta[k] for k in ("title", "description", "date", "author") if k in r.article.meta}
-    head = "---\n" + yaml.safe_dump(meta, sort_keys=True, allow_unicode=True, default_flow_style=False) + "---\n\n" if meta else ""
+    head = (
+        "---\n"
+        + yaml.safe_dump(meta, sort_keys=True, allow_unicode=True, default_flow_style=False)
+        + "---\n\n"
+        if meta
+        else ""
+    )
     return head + r.markdown
 
 
@@ -196,8 +224,9 @@ def run_mkdocs(project: Project, docs: Path, site: Path, nav: list[dict[str, str
     from mkdocs.exceptions import MkDocsException
 
     try:
-        cfg = load_config(config_file=str(project.mkdocs_yml), docs_dir=str(docs), site_dir=str(site),
-                          nav=nav)
+        cfg = load_config(
+            config_file=str(project.mkdocs_yml), docs_dir=str(docs), site_dir=str(site), nav=nav
+        )
         mk_build.build(cfg)
     except MkDocsException as exc:
         raise BuildError(f"{project.mkdocs_yml}: MkDocs failed: {exc}") from None
@@ -224,8 +253,10 @@ def build(
     articles = sorted(project.content_dir.glob("*.md"))
     rendered = render_all(project, renderer, articles, log)
     n_charts = sum(len(r.charts) for r in rendered)
-    log(f"rendered {sum(1 for r in rendered if not r.missing)} of {len(rendered)} articles, "
-        f"{sum(len(r.uses) for r in rendered)} figures, {n_charts} charts")
+    log(
+        f"rendered {sum(1 for r in rendered if not r.missing)} of {len(rendered)} articles, "
+        f"{sum(len(r.uses) for r in rendered)} figures, {n_charts} charts"
+    )
     if strict and any(r.missing for r in rendered):
         raise BuildError("strict mode: some articles were not built (see warnings above)")
     ledger = ledger_entries(rendered, project)
@@ -247,7 +278,8 @@ def build(
             else:
                 os.environ["SOURCE_DATE_EPOCH"] = env_before
         (new_site / "figures.json").write_text(
-            json.dumps(ledger, indent=1, ensure_ascii=False, sort_keys=True) + "\n", encoding="utf-8")
+            json.dumps(ledger, indent=1, ensure_ascii=False, sort_keys=True) + "\n", encoding="utf-8"
+        )
         _swap(new_site, site)
     finally:
         shutil.rmtree(work, ignore_errors=True)

@@ -162,16 +162,14 @@ class ResultsTable:
             scenario = self.manifest.rules.canonical_scenario(scenario) or scenario
         hit = sel[(sel["benchmark"] == benchmark) & (sel["scenario"] == scenario)]
         if hit.empty:
-            ran = (
-                sel.groupby("benchmark")["scenario"]
-                .apply(lambda s: ", ".join(sorted(s)))
-                .to_dict()
-            )
+            ran = sel.groupby("benchmark")["scenario"].apply(lambda s: ", ".join(sorted(s))).to_dict()
             listing = "; ".join(f"{b} ({s})" for b, s in sorted(ran.items()))
             raise LookupFailed(f"entry {entry} has no {benchmark} {scenario} result; it ran: {listing}")
         if len(hit) > 1:
             places = ", ".join(str(x) for x in hit["source_row"])
-            raise LookupFailed(f"entry {entry} {benchmark} {scenario} is ambiguous: {len(hit)} rows ({places})")
+            raise LookupFailed(
+                f"entry {entry} {benchmark} {scenario} is ambiguous: {len(hit)} rows ({places})"
+            )
         return Row.from_series(hit.iloc[0])
 
     # ------------------------------------------------------------------ filters
@@ -263,5 +261,7 @@ class ResultsTable:
         units = set(usable["units"])
         if len(units) > 1:
             shown = ", ".join(f"{k}={v!r}" for k, v in filters.items() if v is not None)
-            raise LookupFailed(f"results matching {shown} mix units ({', '.join(sorted(units))}); narrow the selection by benchmark and scenario")
+            raise LookupFailed(
+                f"results matching {shown} mix units ({', '.join(sorted(units))}); narrow the selection by benchmark and scenario"
+            )
         return usable

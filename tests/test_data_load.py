@@ -61,25 +61,40 @@ def test_preview_row_keeps_its_category(official: ResultsTable) -> None:
 
 def test_available_8gpu_b300_gpt_oss_server_rows(official: ResultsTable) -> None:
     sel = official.select(
-        round="6.1", category="available", benchmark="gpt-oss-120b", scenario="Server",
-        family="B300", gpus=8,
+        round="6.1",
+        category="available",
+        benchmark="gpt-oss-120b",
+        scenario="Server",
+        family="B300",
+        gpus=8,
     )
     assert len(sel) == 14
     assert round(sel["per_accelerator"].min()) == 12523
     assert round(sel["per_accelerator"].max()) == 14211
     low, high, rows = official.spread(
-        round="6.1", category="available", benchmark="gpt-oss-120b", scenario="Server",
-        family="B300", gpus=8,
+        round="6.1",
+        category="available",
+        benchmark="gpt-oss-120b",
+        scenario="Server",
+        family="B300",
+        gpus=8,
     )
     assert (low.result_id, high.result_id, len(rows)) == ("6.1-0091", "6.1-0052", 14)
 
 
 def test_best_median_and_family_filters(official: ResultsTable) -> None:
-    best = official.best(round="6.1", category="available", benchmark="gpt-oss-120b",
-                         scenario="Server", family="GB300", gpus=8)
+    best = official.best(
+        round="6.1", category="available", benchmark="gpt-oss-120b", scenario="Server", family="GB300", gpus=8
+    )
     assert best.result_id == "6.1-0075"
-    med, rows = official.median(round="6.1", category="available", benchmark="gpt-oss-120b",
-                                scenario="Server", family="MI355X", gpus=8)
+    med, rows = official.median(
+        round="6.1",
+        category="available",
+        benchmark="gpt-oss-120b",
+        scenario="Server",
+        family="MI355X",
+        gpus=8,
+    )
     assert len(rows) == 8
     assert 13604 < med < 14155
 
@@ -109,16 +124,16 @@ def test_lookup_errors_say_what_exists(official: ResultsTable) -> None:
     with pytest.raises(LookupFailed) as exc:
         official.lookup("6.1-0052", "gpt-oss-120b", "Interactive")
     assert exc.value.message == (
-        "entry 6.1-0052 has no gpt-oss-120b Interactive result; it ran: "
-        "gpt-oss-120b (Offline, Server)"
+        "entry 6.1-0052 has no gpt-oss-120b Interactive result; it ran: gpt-oss-120b (Offline, Server)"
     )
     with pytest.raises(LookupFailed) as exc:
         official.lookup("6.1-9999", "gpt-oss-120b", "Server")
     assert exc.value.message.startswith("entry 6.1-9999 is not in round v6.1 (")
 
 
-def test_lookup_in_a_round_that_is_not_loaded(official: ResultsTable, manifest: Manifest,
-                                             shared_dir: Path) -> None:
+def test_lookup_in_a_round_that_is_not_loaded(
+    official: ResultsTable, manifest: Manifest, shared_dir: Path
+) -> None:
     only = ResultsTable.from_dir(shared_dir, manifest, rounds=["6.1"])
     with pytest.raises(MissingRound) as exc:
         only.lookup("6.0-0002", "gpt-oss-120b", "Server")
@@ -140,8 +155,9 @@ def test_checker_csv_matches_the_json_rows_without_ids(manifest: Manifest, share
     assert (merged["per_accelerator_csv"].fillna(-1) == merged["per_accelerator_json"].fillna(-1)).all()
 
 
-def test_lookup_on_an_id_less_round_explains_why(manifest: Manifest, shared_dir: Path,
-                                                tmp_path: Path) -> None:
+def test_lookup_on_an_id_less_round_explains_why(
+    manifest: Manifest, shared_dir: Path, tmp_path: Path
+) -> None:
     (tmp_path / "v6.1").mkdir()
     shutil.copy(shared_dir / "v6.1" / "summary.csv", tmp_path / "v6.1" / "summary.csv")
     table = ResultsTable.from_dir(tmp_path, manifest)
@@ -150,8 +166,7 @@ def test_lookup_on_an_id_less_round_explains_why(manifest: Manifest, shared_dir:
     assert "the submission checker's summary, which carries no result IDs" in exc.value.message
 
 
-def test_checker_json_twin_loads_like_the_csv(manifest: Manifest, shared_dir: Path,
-                                             tmp_path: Path) -> None:
+def test_checker_json_twin_loads_like_the_csv(manifest: Manifest, shared_dir: Path, tmp_path: Path) -> None:
     import csv
 
     with (shared_dir / "v6.1" / "summary.csv").open(newline="", encoding="utf-8") as fh:
@@ -163,8 +178,7 @@ def test_checker_json_twin_loads_like_the_csv(manifest: Manifest, shared_dir: Pa
     assert df["source_row"].iloc[3] == "index 3"
 
 
-def test_xlsx_with_the_json_columns_loads(manifest: Manifest, shared_dir: Path,
-                                          tmp_path: Path) -> None:
+def test_xlsx_with_the_json_columns_loads(manifest: Manifest, shared_dir: Path, tmp_path: Path) -> None:
     records = json.loads((shared_dir / "v6.1" / "summary_results.json").read_text("utf-8"))
     picked = [r for r in records if r["ID"] in ("6.1-0052", "6.1-0027", "6.1-0016")]
     header = list(picked[0].keys())
@@ -184,8 +198,7 @@ def test_xlsx_with_the_json_columns_loads(manifest: Manifest, shared_dir: Path,
 
 
 def test_division_filter_counts_skipped_rows(manifest: Manifest, shared_dir: Path) -> None:
-    df, rep = read_results(shared_dir / "v6.1" / "summary_results.json", manifest,
-                           divisions=["closed"])
+    df, rep = read_results(shared_dir / "v6.1" / "summary_results.json", manifest, divisions=["closed"])
     assert len(df) == 476
     assert rep.skipped == {"open-division": 16}
     assert "16 open-division rows skipped" in rep.summary_line()

@@ -118,8 +118,9 @@ def test_pinned_checksum_mismatch_is_refused(
     assert not (tmp_path / "v6.0" / "summary_results.json").exists()
 
 
-def test_http_error_is_reported(manifest: Manifest, server: tuple[str, type[_Handler]],
-                                tmp_path: Path) -> None:
+def test_http_error_is_reported(
+    manifest: Manifest, server: tuple[str, type[_Handler]], tmp_path: Path
+) -> None:
     base, _ = server
     with pytest.raises(FetchError) as exc:
         fetch_round(manifest.round("6.0"), tmp_path, url=f"{base}/v6.0/nope.json")
