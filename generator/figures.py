@@ -70,6 +70,8 @@ class Figure:
             return f"{_num(v, digits, self.sep)}%"
         if style == "money":
             return f"${_num(v, digits, self.sep)}"
+        if style == "words" and float(v).is_integer() and 0 <= v < len(WORDS):
+            return WORDS[int(v)]
         text = _num(v, digits, self.sep)
         return f"{text} {self.unit}" if self.unit else text
 
@@ -101,12 +103,29 @@ class Figure:
         return self.kind in DERIVED_KINDS
 
     @property
-    def entry(self) -> str:
-        """The single entry ID behind this figure (for ``entry {{ x.entry }}``)."""
+    def entry(self) -> Figure:
+        """The single entry ID behind this figure (``entry {{ x.entry }}``); printing it cites it."""
         ids = sorted({r.result_id for r in self.entries})
         if len(ids) != 1:
             raise ValueError(f"figure {self} comes from {len(ids)} entries, not one")
-        return ids[0]
+        return entry_figure(self.entries)
+
+    @property
+    def category(self) -> str:
+        """Availability category of the single row: ``Available``, ``Preview`` or ``RDI``."""
+        return CATEGORY_LABELS.get(self.row.category, self.row.category)
+
+    @property
+    def submitter(self) -> str:
+        return self.row.submitter.replace("_", " ")
+
+    @property
+    def family(self) -> str:
+        return self.row.family
+
+    @property
+    def system(self) -> str:
+        return self.row.system
 
     @property
     def row(self) -> Row:
@@ -130,6 +149,16 @@ class Figure:
         return float(self.value)
 
 
+WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"]
+CATEGORY_LABELS = {"available": "Available", "preview": "Preview", "rdi": "RDI"}
+
+
+def entry_figure(rows: tuple[Row, ...]) -> Figure:
+    """A printed entry ID, e.g. ``6.1-0052``: not a number, but a citation."""
+    rid = rows[0].result_id
+    return Figure(float("nan"), "entry", f"entry {rid}", rows, text_override=rid)
+
+
 _DEFAULT_STYLE = {
     "ratio": "x",
     "pct": "pct",
@@ -148,7 +177,7 @@ def _default_digits(kind: str, style: str, value: float) -> int:
         return 1
     if style == "money":
         return 3 if kind == "cost" else 2
-    if kind in ("count",):
+    if kind in ("count", "rule", "constant") and float(value).is_integer():
         return 0
     return 0 if abs(value) >= 100 else 2
 
@@ -156,8 +185,9 @@ def _default_digits(kind: str, style: str, value: float) -> int:
 def _num(v: float, digits: int, sep: bool) -> str:
     if math.isnan(v):
         return "n/a"
-    # round half away from zero, as analysts do by hand (1.2605 → 1.261)
-    q = 10**digits
-    r = math.floor(abs(v) * q + 0.5) / q
-    r = math.copysign(r, v) if r else 0.0
-    return f"{r:,.{digits}f}" if sep else f"{r:.{digits}f}"
+    # Python's rounding of the exact binary value (13,604.5 prints as 13,604): how the
+    # published articles' figures were produced
+    text = f"{v:,.{digits}f}" if sep else f"{v:.{digits}f}"
+    if text.startswith("-") and not any(c in "123456789" for c in text):
+        text = text[1:]  # no "-0.0%"
+    return text

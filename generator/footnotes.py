@@ -65,7 +65,7 @@ def sort_keys(groups: Iterable[GroupKey]) -> list[GroupKey]:
 
 
 def _derived_sentence(kinds: list[str], publisher: str) -> str:
-    nouns = [KIND_NOUNS[k] for k in kinds if k in KIND_NOUNS]
+    nouns = [noun for k, noun in KIND_NOUNS.items() if k in kinds]
     if not nouns:
         return ""
     if len(nouns) <= 2:

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import LookupFailed, ManifestError
-from .figures import Figure
+from .figures import Figure, entry_figure
 from .manifest import Manifest
 from .table import ResultsTable, Row
 
@@ -93,6 +93,8 @@ class Library:
             "stated",
             "round_date",
             "software",
+            "entry",
+            "constant",
         ]
         return {n: getattr(self, n) for n in names}
 
@@ -119,6 +121,14 @@ class Library:
         """Total accelerators of an entry: ``{{ gpus("6.1-0027", "gpt-oss-120b", "Offline") }}`` → ``512``."""
         r = self.table.lookup(entry, benchmark, scenario)
         return Figure(float(r.gpus), "count", f"total accelerators of {entry}", (r,))
+
+    def entry(self, entry: str, benchmark: str, scenario: str) -> Figure:
+        """Print an entry ID and cite that result: ``(entry {{ entry("6.1-0016", "gpt-oss-120b", "Server") }})``."""
+        return entry_figure((self.table.lookup(entry, benchmark, scenario),))
+
+    def constant(self, value: float, why: str, digits: int | None = None, style: str = "") -> Figure:
+        """A number the author chooses (a threshold, a formula constant), with the reason recorded."""
+        return Figure(float(value), "constant", f"constant: {why}", digits=digits, style=style)
 
     def software(self, entry: str, benchmark: str, scenario: str) -> str:
         """The software stack field of an entry (text, not a figure)."""

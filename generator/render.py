@@ -105,7 +105,7 @@ class Rendered:
 class _State:
     def __init__(self) -> None:
         self.uses: list[FigureUse] = []
-        self.cites: list[tuple[int, tuple[str, ...]]] = []
+        self.cites: list[tuple[int, int, tuple[str, ...]]] = []
         self.charts: list[charts_mod.Chart] = []
         self.footnotes_placed = False
 
@@ -179,7 +179,13 @@ class Renderer:
             if isinstance(value, Table):
                 for f in value.figures:
                     state.uses.append(FigureUse(line, str(f), f, table=value.markdown.splitlines()[0]))
-                return value.markdown
+                state.cites.append((len(state.uses), line, ()))
+                mark = CITE.format(n=len(state.cites) - 1)
+                lines = value.markdown.splitlines()
+                if not lines[0].startswith("|"):  # a caption line: the markers go at its end
+                    lines[0] += mark
+                    return "\n".join(lines)
+                return value.markdown + "\n\n" + mark
             if isinstance(value, charts_mod.Chart):
                 return self._place_chart(article, value, state, line)
             return value
@@ -197,7 +203,8 @@ class Renderer:
         ns: dict[str, Any] = dict(lib.namespace())
 
         def cite(*rounds: str) -> str:
-            state.cites.append((len(state.uses), tuple(str(r) for r in rounds)))
+            line = _current_line(str(article.path), self._template)
+            state.cites.append((len(state.uses), line, tuple(str(r) for r in rounds)))
             return CITE.format(n=len(state.cites) - 1)
 
         def footnotes() -> str:
@@ -237,7 +244,7 @@ class Renderer:
         ch.name = f"{article.slug}-{n}"
         for f in ch.figures:
             state.uses.append(FigureUse(line, str(f), f, table=f"chart {ch.name}"))
-        state.cites.append((len(state.uses), ()))
+        state.cites.append((len(state.uses), line, ()))
         mark = CITE.format(n=len(state.cites) - 1)
         return (
             f'<div class="gi-chart"><div class="gi-vega" data-spec="charts/{ch.name}.vl.json">'
@@ -248,17 +255,23 @@ class Renderer:
     # ------------------------------------------------------------------ after rendering
     def _finish(self, article: Article, raw: str, state: _State) -> Rendered:
         groups = collect_groups(u.figure for u in state.uses)
-        prev = 0
         text = raw.lstrip("\n")
-        for k, (pos, rounds) in enumerate(state.cites):
+        blank = [i + 1 for i, ln in enumerate(article.body.splitlines()) if not ln.strip()]
+        prev = 0
+        for k, (pos, line, rounds) in enumerate(state.cites):
             if rounds:
                 nums = [g.number for key, g in groups.items() if key[0] in rounds]
             else:
+                # the figures printed since the previous marker, within this marker's paragraph
+                para_start = max((b for b in blank if b < line), default=0)
                 keys = {
-                    (r.round, r.division, r.suite) for u in state.uses[prev:pos] for r in u.figure.entries
+                    (r.round, r.division, r.suite)
+                    for u in state.uses[prev:pos]
+                    if u.line > para_start
+                    for r in u.figure.entries
                 }
                 nums = [groups[key].number for key in keys if key in groups]
-            prev = pos if not rounds else prev
+            prev = pos
             text = text.replace(CITE.format(n=k), marker(nums))
         display = {b: self.lib.manifest.rules.display_name(b) for g in groups.values() for b in g.benchmarks}
         notes = footnotes_markdown(groups, self.lib.manifest, display, self.publisher)

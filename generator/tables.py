@@ -55,7 +55,8 @@ def best_table(
                     continue
                 figures.append(best)
                 tag = "" if rnd == round else f", v{rnd}"
-                cell = f"{best} ({best.row.gpus} GPUs, {best.entry}{tag})"
+                n = best.row.gpus
+                cell = f"{best} ({n} GPU{'s' if n != 1 else ''}, {best.entry}{tag})"
                 if median_of and (bench, scen) == tuple(median_of):
                     med = lib.median(bench, scen, round=rnd, category=category, division=division, family=fam)
                     figures.append(med)
