@@ -362,9 +362,11 @@ def _current_line(filename: str, template: jinja2.Template | None) -> int:
 
 
 def _template_line(tb: TracebackType | None, filename: str, template: jinja2.Template | None) -> int:
+    """The template line of an error: Jinja has already rewritten the traceback so that the
+    template's frames carry template line numbers."""
     line = 0
     while tb is not None:
-        if tb.tb_frame.f_code.co_filename == filename and template is not None:
-            line = template.get_corresponding_lineno(tb.tb_lineno)
+        if tb.tb_frame.f_code.co_filename == filename:
+            line = tb.tb_lineno
         tb = tb.tb_next
     return line

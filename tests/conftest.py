@@ -41,3 +41,75 @@ def shared_dir() -> Path:
 def official(manifest: Manifest, shared_dir: Path) -> ResultsTable:
     """All three official rounds, loaded once per test session."""
     return ResultsTable.from_dir(shared_dir, manifest)
+
+
+def tiny_row(
+    rid: str,
+    benchmark: str,
+    scenario: str,
+    result: float,
+    gpus: int = 8,
+    accelerator: str = "NVIDIA B300-SXM-270GB",
+    category: str = "available",
+    submitter: str = "ExampleCorp",
+    **extra: object,
+) -> dict[str, object]:
+    """One made-up row in summary_results.json shape (submitter ExampleCorp: not a result)."""
+    row: dict[str, object] = {
+        "ID": rid,
+        "Submitter": submitter,
+        "Availability": category,
+        "Category": "closed",
+        "Suite": "datacenter",
+        "System": f"Example {gpus}x",
+        "Platform": f"{gpus}xEXAMPLE",
+        "Model": benchmark,
+        "Scenario": scenario,
+        "Accelerator": accelerator,
+        "a#": gpus,
+        "Nodes": 1,
+        "Total Accelerators": gpus,
+        "Performance_Result": result,
+        "Performance_Units": "Tokens/s",
+        "version": "v" + rid.split("-")[0],
+        "inferred": 0,
+        "has_power": False,
+    }
+    row.update(extra)
+    return row
+
+
+def write_results(root: Path, rows: list[dict[str, object]]) -> Path:
+    """Write rows into ROOT/v<round>/summary_results.json, one file per round."""
+    import json
+
+    by_round: dict[str, list[dict[str, object]]] = {}
+    for r in rows:
+        by_round.setdefault(str(r["ID"]).split("-")[0], []).append(r)
+    for v, rs in by_round.items():
+        (root / f"v{v}").mkdir(parents=True, exist_ok=True)
+        (root / f"v{v}" / "summary_results.json").write_text(json.dumps(rs, indent=1), "utf-8")
+    return root
+
+
+TINY_ROWS = [
+    tiny_row("6.1-0001", "gpt-oss-120b", "Server", 80000.0),
+    tiny_row("6.1-0001", "gpt-oss-120b", "Offline", 88000.0),
+    tiny_row("6.1-0002", "gpt-oss-120b", "Server", 60000.0, accelerator="NVIDIA B200-SXM-180GB"),
+    tiny_row("6.1-0003", "gpt-oss-120b", "Server", 72000.0, accelerator="AMD Instinct MI355X 288GB HBM3e"),
+    tiny_row(
+        "6.1-0004",
+        "gpt-oss-120b",
+        "Server",
+        512000.0,
+        gpus=72,
+        accelerator="NVIDIA GB300",
+        category="preview",
+    ),
+    tiny_row("6.0-0001", "gpt-oss-120b", "Server", 64000.0),
+]
+
+
+@pytest.fixture()
+def tiny(tmp_path: Path, manifest: Manifest) -> ResultsTable:
+    return ResultsTable.from_dir(write_results(tmp_path / "results", TINY_ROWS), manifest)

@@ -1,0 +1,172 @@
+"""Rendering templates: placeholders, formatting, markers and errors with file and line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from generator.errors import TemplateError
+from generator.figures import Figure
+from generator.functions import Library, Prices
+from generator.manifest import Manifest
+from generator.render import Renderer, load_article
+from generator.table import ResultsTable
+
+from .conftest import ROOT
+
+
+def render(tmp_path: Path, table: ResultsTable, manifest: Manifest, body: str, meta: str = "") -> str:
+    path = tmp_path / "article.md"
+    path.write_text(f"---\ntitle: T\n{meta}---\n{body}", encoding="utf-8")
+    lib = Library(table, manifest, Prices.load(ROOT / "data" / "prices.toml"))
+    return Renderer(lib).render(load_article(path)).markdown
+
+
+def render_error(tmp_path: Path, table: ResultsTable, manifest: Manifest, body: str) -> str:
+    with pytest.raises(TemplateError) as exc:
+        render(tmp_path, table, manifest, body)
+    return exc.value.message
+
+
+@pytest.mark.parametrize(
+    ("figure", "text"),
+    [
+        (Figure(14210.625, "per_gpu"), "14,211"),
+        (Figure(13604.5, "per_gpu"), "13,604"),
+        (Figure(5.6535, "ratio"), "5.65×"),
+        (Figure(1.26026, "ratio", style="plain", digits=3), "1.260"),
+        (Figure(37.87, "pct"), "37.9%"),
+        (Figure(-2.94, "pct"), "-2.9%"),
+        (Figure(0.24637, "cost"), "$0.246"),
+        (Figure(5749440.0, "result").fmt(digits=2, scale=1e6), "5.75"),
+        (Figure(8.0, "count").fmt(style="words"), "eight"),
+        (Figure(3000.0, "rule", unit="ms"), "3,000 ms"),
+        (Figure(1234.5, "per_gpu").fmt(sep=False, digits=1), "1234.5"),
+    ],
+)
+def test_figure_formatting(figure: Figure, text: str) -> None:
+    assert str(figure) == text
+
+
+def test_placeholders_render_values_markers_and_footnotes(
+    tmp_path: Path, tiny: ResultsTable, manifest: Manifest
+) -> None:
+    out = render(
+        tmp_path,
+        tiny,
+        manifest,
+        'B300 {{ per_gpu("6.1-0001", "gpt-oss-120b", "Server") }} vs B200 '
+        '{{ per_gpu("6.1-0002", "gpt-oss-120b", "Server") }}: '
+        '{{ ratio(per_gpu("6.1-0001", "gpt-oss-120b", "Server"), per_gpu("6.1-0002", "gpt-oss-120b", "Server")) }}.{{ cite() }}\n',
+    )
+    first = out.splitlines()[0]
+    assert first == "B300 10,000 vs B200 7,500: 1.33×.[^\\[1\\]](#mlperf-fn-1)"
+    assert (
+        '1. <a id="mlperf-fn-1"></a>MLPerf® Inference v6.1 Closed Datacenter; gpt-oss-120b (Server). '
+        "Retrieved from https://mlcommons.org/benchmarks/inference-datacenter/ (official results "
+        "repository, summary.xlsx) on 2 October 2026; entries 6.1-0001, 6.1-0002. Per-GPU values and "
+        "ratios are derived metrics computed by GPU Insights and are not official MLPerf® metrics. "
+        "Result not verified by MLCommons Association."
+    ) in out
+
+
+def test_selections_best_median_spread_count(tmp_path: Path, tiny: ResultsTable, manifest: Manifest) -> None:
+    out = render(
+        tmp_path,
+        tiny,
+        manifest,
+        '{% set b = best("gpt-oss-120b", "Server", round="6.1", category="available") %}'
+        "{{ b }} {{ b.entry }} {{ b.gpus }} {{ b.category }} "
+        '{{ median("gpt-oss-120b", "Server", round="6.1", category="available") }} '
+        '{% set s = spread("gpt-oss-120b", "Server", round="6.1", category="available") %}'
+        "{{ s }} {{ s.low }}-{{ s.high }} of {{ s.count }} "
+        '{{ count("gpt-oss-120b", "Server", round="6.1") }}\n',
+    )
+    assert out.splitlines()[0] == "10,000 6.1-0001 8 Available 9,000 33.3% 7,500-10,000 of 3 4"
+
+
+def test_money_and_scaling_functions(tmp_path: Path, tiny: ResultsTable, manifest: Manifest) -> None:
+    out = render(
+        tmp_path,
+        tiny,
+        manifest,
+        '{% set a = per_gpu("6.1-0001", "gpt-oss-120b", "Server") %}'
+        '{% set b = per_gpu("6.1-0002", "gpt-oss-120b", "Server") %}'
+        '{{ break_even_ratio(a, b) }} {{ break_even_price(price("b200_hour"), a, b) }} '
+        '{{ cost_per_million_tokens(price("b200_hour"), b, assumption("utilization")) }} '
+        '{{ scaling_efficiency(per_gpu("6.1-0004", "gpt-oss-120b", "Server"), a) }} '
+        '{{ pct_gap(b, a) }} {{ pct_change(b, a) }} {{ rule("gpt-oss-120b", "Server", "tpot_ms") }}\n',
+    )
+    assert out.splitlines()[0] == "1.333 $6.67 $0.370 71.1% 25.0% -25.0% 80 ms"
+
+
+def test_unknown_entry_fails_with_file_and_line(
+    tmp_path: Path, tiny: ResultsTable, manifest: Manifest
+) -> None:
+    msg = render_error(
+        tmp_path, tiny, manifest, 'Line one.\n\n{{ per_gpu("6.1-0099", "gpt-oss-120b", "Server") }}\n'
+    )
+    assert msg.startswith(f"{tmp_path / 'article.md'}:6: entry 6.1-0099 is not in round v6.1 (")
+
+
+def test_benchmark_the_entry_did_not_run(tmp_path: Path, tiny: ResultsTable, manifest: Manifest) -> None:
+    msg = render_error(tmp_path, tiny, manifest, '{{ result("6.1-0002", "deepseek-r1", "Server") }}\n')
+    assert msg == (
+        f"{tmp_path / 'article.md'}:4: entry 6.1-0002 has no deepseek-r1 Server result; "
+        "it ran: gpt-oss-120b (Server)"
+    )
+
+
+def test_ambiguous_lookup(tmp_path: Path, tiny: ResultsTable, manifest: Manifest) -> None:
+    import pandas as pd
+
+    first = tiny.df[tiny.df["result_id"] == "6.1-0001"].iloc[[0]]
+    doubled = ResultsTable(pd.concat([tiny.df, first]), tiny.reports, manifest=manifest)
+    msg = render_error(tmp_path, doubled, manifest, '{{ result("6.1-0001", "gpt-oss-120b", "Server") }}\n')
+    assert msg == (
+        f"{tmp_path / 'article.md'}:4: entry 6.1-0001 gpt-oss-120b Server is ambiguous: "
+        "2 rows (index 0, index 0)"
+    )
+
+
+def test_undefined_name_and_syntax_error(tmp_path: Path, tiny: ResultsTable, manifest: Manifest) -> None:
+    assert (
+        render_error(tmp_path, tiny, manifest, "ok\n{{ nope }}\n")
+        == f"{tmp_path / 'article.md'}:5: 'nope' is undefined"
+    )
+    assert render_error(tmp_path, tiny, manifest, "ok\n\n{{ per_gpu( }}\n") == (
+        f"{tmp_path / 'article.md'}:6: unexpected '}}', expected ')'"
+    )
+
+
+def test_sandbox_refuses_unsafe_attributes(tmp_path: Path, tiny: ResultsTable, manifest: Manifest) -> None:
+    msg = render_error(tmp_path, tiny, manifest, "{{ ''.__class__.__mro__ }}\n")
+    assert msg.startswith(
+        f"{tmp_path / 'article.md'}:4: access to attribute '__class__' of 'str' object is unsafe"
+    )
+
+
+def test_missing_round_page_says_how_to_get_it(
+    tmp_path: Path, tiny: ResultsTable, manifest: Manifest
+) -> None:
+    path = tmp_path / "a.md"
+    path.write_text('---\ntitle: Needs v5.1\nrounds: ["5.1", "6.1"]\n---\nx\n', encoding="utf-8")
+    lib = Library(tiny, manifest, Prices.load(ROOT / "data" / "prices.toml"))
+    r = Renderer(lib).render(load_article(path))
+    assert r.missing == (
+        "round(s) v5.1 not loaded; build with `gpu-insights build --results DIR` where DIR holds "
+        "v5.1/, or run `gpu-insights fetch 5.1`"
+    )
+
+
+def test_figures_record_their_template_line(tmp_path: Path, tiny: ResultsTable, manifest: Manifest) -> None:
+    path = tmp_path / "a.md"
+    path.write_text(
+        '---\ntitle: x\n---\nfirst\n\n{{ per_gpu("6.1-0001", "gpt-oss-120b", "Server") }}\n'
+        '{% for e in ["6.1-0002", "6.1-0003"] %}\n{{ per_gpu(e, "gpt-oss-120b", "Server") }}\n{% endfor %}\n',
+        encoding="utf-8",
+    )
+    lib = Library(tiny, manifest, Prices.load(ROOT / "data" / "prices.toml"))
+    r = Renderer(lib).render(load_article(path))
+    assert [(u.line, u.text) for u in r.uses] == [(6, "10,000"), (8, "7,500"), (8, "9,000")]
