@@ -58,7 +58,7 @@ def per_gpu_by_family(
         except LookupFailed:
             continue
         figs.append(f)
-        data.append({"family": fam, "per_gpu": round_(f.value), "entry": f.entry, "gpus": f.row.gpus})
+        data.append({"family": fam, "per_gpu": round_(f.value), "entry": str(f.entry), "gpus": f.row.gpus})
     if not data:
         raise LookupFailed(f"no {benchmark} {scenario} rows in v{round} for {', '.join(families)}")
     df = pd.DataFrame(data)
@@ -133,7 +133,7 @@ def available_vs_preview(
             {
                 "category": cat.capitalize(),
                 "per_gpu": round_(f.value),
-                "entry": f.entry,
+                "entry": str(f.entry),
                 "family": f.row.family,
                 "gpus": f.row.gpus,
             }

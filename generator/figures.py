@@ -55,6 +55,7 @@ class Figure:
     unit: str = ""
     stated_by: str = ""
     text_override: str = ""
+    basis: tuple[str, ...] = ()  # kinds of the figures this one was computed from
     extra: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
 
     # ------------------------------------------------------------------ printing
@@ -101,6 +102,11 @@ class Figure:
     @property
     def derived(self) -> bool:
         return self.kind in DERIVED_KINDS
+
+    @property
+    def derived_kinds(self) -> list[str]:
+        """This figure's kind and the kinds it was computed from, where derived."""
+        return [k for k in (self.kind, *self.basis) if k in DERIVED_KINDS]
 
     @property
     def entry(self) -> Figure:

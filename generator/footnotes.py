@@ -52,8 +52,9 @@ def collect_groups(figures: Iterable[Figure]) -> dict[GroupKey, Group]:
             )
             g.benchmarks.setdefault(r.benchmark, set()).add(r.scenario)
             g.entries.add(r.result_id)
-            if fig.derived and fig.kind not in g.derived_kinds:
-                g.derived_kinds.append(fig.kind)
+            for kind in fig.derived_kinds:
+                if kind not in g.derived_kinds:
+                    g.derived_kinds.append(kind)
     for n, key in enumerate(sort_keys(groups), start=1):
         groups[key].number = n
     return groups

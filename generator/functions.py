@@ -34,6 +34,16 @@ def _rows(*xs: Num) -> tuple[Row, ...]:
     return tuple(out)
 
 
+def _basis(*xs: Num) -> tuple[str, ...]:
+    out: list[str] = []
+    for x in xs:
+        if isinstance(x, Figure):
+            for k in (x.kind, *x.basis):
+                if k not in out:
+                    out.append(k)
+    return tuple(out)
+
+
 def _label(x: Num) -> str:
     if isinstance(x, Figure):
         if len(x.entries) == 1 and x.kind in ("per_gpu", "result"):
@@ -138,7 +148,13 @@ class Library:
     def ratio(self, a: Num, b: Num, digits: int = 2, style: str = "x") -> Figure:
         """``a / b``: ``{{ ratio(x, y) }}`` → ``5.65×``; ``style="plain", digits=3`` → ``1.260``."""
         return Figure(
-            _val(a) / _val(b), "ratio", f"{_label(a)} / {_label(b)}", _rows(a, b), digits=digits, style=style
+            _val(a) / _val(b),
+            "ratio",
+            f"{_label(a)} / {_label(b)}",
+            _rows(a, b),
+            basis=_basis(a, b),
+            digits=digits,
+            style=style,
         )
 
     def pct_change(self, new: Num, old: Num, digits: int = 1) -> Figure:
@@ -148,6 +164,7 @@ class Library:
             "pct",
             f"({_label(new)} / {_label(old)} - 1) x 100",
             _rows(new, old),
+            basis=_basis(new, old),
             digits=digits,
         )
 
@@ -158,6 +175,7 @@ class Library:
             "pct",
             f"|{_label(a)} / {_label(b)} - 1| x 100",
             _rows(a, b),
+            basis=_basis(a, b),
             digits=digits,
         )
 
@@ -168,6 +186,7 @@ class Library:
             "pct",
             f"{_label(part)} / {_label(whole)} x 100",
             _rows(part, whole),
+            basis=_basis(part, whole),
             digits=digits,
         )
 
@@ -178,6 +197,7 @@ class Library:
             "scaling",
             f"{_label(big)} / {_label(small)} x 100",
             _rows(big, small),
+            basis=_basis(big, small),
             digits=digits,
         )
 
@@ -259,6 +279,7 @@ class Library:
             "ratio",
             f"break-even ratio {_label(candidate)} / {_label(baseline)}",
             _rows(candidate, baseline),
+            basis=_basis(candidate, baseline),
             digits=digits,
             style="plain",
         )
@@ -270,6 +291,7 @@ class Library:
             "break_even",
             f"{_label(baseline_price)} x {_label(candidate)} / {_label(baseline)}",
             _rows(baseline_price, candidate, baseline),
+            basis=_basis(baseline_price, candidate, baseline),
             digits=digits,
         )
 
@@ -283,6 +305,7 @@ class Library:
             "cost",
             f"{_label(price_per_hour)} x 1e6 / ({_label(per_gpu)} x 3600 x {_label(utilization)})",
             _rows(price_per_hour, per_gpu, utilization),
+            basis=_basis(price_per_hour, per_gpu, utilization),
             digits=digits,
         )
 

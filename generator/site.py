@@ -277,6 +277,10 @@ def build(
                 os.environ.pop("SOURCE_DATE_EPOCH", None)
             else:
                 os.environ["SOURCE_DATE_EPOCH"] = env_before
+        sources = new_site / "sources"
+        sources.mkdir()
+        for r in rendered:
+            (sources / f"{r.article.slug}.md").write_text(r.markdown, encoding="utf-8")
         (new_site / "figures.json").write_text(
             json.dumps(ledger, indent=1, ensure_ascii=False, sort_keys=True) + "\n", encoding="utf-8"
         )

@@ -1,0 +1,121 @@
+"""End-to-end builds: the default sample build, golden output, safe swap, determinism."""
+
+from __future__ import annotations
+
+import filecmp
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from generator.cli import main
+from generator.errors import TemplateError
+from generator.site import Project, build
+
+from .conftest import ROOT, TINY_ROWS, write_results
+
+GOLDEN = Path(__file__).resolve().parent / "golden"
+UPDATE = os.environ.get("GPU_INSIGHTS_UPDATE_GOLDEN") == "1"
+
+
+def tiny_project(tmp_path: Path, content: Path = GOLDEN / "content") -> Project:
+    root = tmp_path / "project"
+    shutil.copytree(ROOT / "data", root / "data", ignore=shutil.ignore_patterns("sample"))
+    shutil.copy(ROOT / "mkdocs.yml", root / "mkdocs.yml")
+    shutil.copytree(content, root / "content")
+    return Project(root)
+
+
+def quiet(_: str) -> None:
+    pass
+
+
+def test_default_build_uses_the_embedded_sample(tmp_path: Path) -> None:
+    result = CliRunner().invoke(main, ["build", "--site-dir", str(tmp_path / "site")])
+    assert result.exit_code == 0, result.output
+    assert "v6.1: 17 rows from" in result.output
+    assert (
+        "warning: " in result.output and "not built: this article needs the official results" in result.output
+    )
+    site = tmp_path / "site"
+    assert (site / "index.html").exists()
+    assert (site / "demo-per-gpu-sample.html").exists()
+    page = (site / "mlperf-inference-v6.1-per-gpu.html").read_text("utf-8")
+    assert "gpu-insights fetch ROUND" in page
+    ledger = json.loads((site / "figures.json").read_text("utf-8"))
+    assert {row["article"] for row in ledger} == {"demo-per-gpu-sample"}
+
+
+def test_golden_build_on_a_tiny_inline_dataset(tmp_path: Path) -> None:
+    """Refresh with: GPU_INSIGHTS_UPDATE_GOLDEN=1 .venv/bin/python -m pytest tests/test_build.py -k golden"""
+    results = write_results(tmp_path / "results", TINY_ROWS)
+    res = build(project=tiny_project(tmp_path), results=results, site_dir=tmp_path / "site", log=quiet)
+    md = (res.site_dir / "sources" / "tiny.md").read_text("utf-8")
+    ledger = (res.site_dir / "figures.json").read_text("utf-8")
+    spec = (res.site_dir / "charts" / "tiny-1.vl.json").read_text("utf-8")
+    outputs = {"tiny.expected.md": md, "figures.expected.json": ledger, "tiny-1.expected.vl.json": spec}
+    if UPDATE:
+        for name, text in outputs.items():
+            (GOLDEN / name).write_text(text, encoding="utf-8")
+    for name, text in outputs.items():
+        assert text == (GOLDEN / name).read_text("utf-8"), f"{name} differs from the golden copy"
+    html = (res.site_dir / "tiny.html").read_text("utf-8")
+    assert 'data-spec="charts/tiny-1.vl.json"' in html
+    assert (res.site_dir / "charts" / "tiny-1.svg").read_text("utf-8").startswith("<svg")
+    assert (res.site_dir / "assets" / "vega-bundle.js").stat().st_size > 100_000
+
+
+def test_two_builds_are_byte_identical(tmp_path: Path) -> None:
+    results = write_results(tmp_path / "results", TINY_ROWS)
+    project = tiny_project(tmp_path)
+    a = build(project=project, results=results, site_dir=tmp_path / "a", log=quiet).site_dir
+    b = build(project=project, results=results, site_dir=tmp_path / "b", log=quiet).site_dir
+    cmp = filecmp.dircmp(a, b)
+
+    def diffs(c: filecmp.dircmp[str]) -> list[str]:
+        out = c.diff_files + c.left_only + c.right_only
+        for sub in c.subdirs.values():
+            out += diffs(sub)
+        return out
+
+    assert diffs(cmp) == []
+    # dircmp compares shallowly; compare every file's bytes too
+    for f in a.rglob("*"):
+        if f.is_file():
+            assert f.read_bytes() == (b / f.relative_to(a)).read_bytes(), f
+
+
+def test_a_failing_article_leaves_the_previous_site_intact(tmp_path: Path) -> None:
+    results = write_results(tmp_path / "results", TINY_ROWS)
+    project = tiny_project(tmp_path)
+    site = tmp_path / "site"
+    build(project=project, results=results, site_dir=site, log=quiet)
+    before = {p: p.read_bytes() for p in site.rglob("*") if p.is_file()}
+    bad = project.content_dir / "broken.md"
+    bad.write_text(
+        '---\ntitle: Broken\n---\n\nText.\n\n{{ per_gpu("6.1-0999", "gpt-oss-120b", "Server") }}\n', "utf-8"
+    )
+    with pytest.raises(TemplateError) as exc:
+        build(project=project, results=results, site_dir=site, log=quiet)
+    assert exc.value.message.startswith(f"{bad}:7: entry 6.1-0999 is not in round v6.1 (")
+    after = {p: p.read_bytes() for p in site.rglob("*") if p.is_file()}
+    assert after == before
+    assert [p.name for p in site.parent.iterdir() if p.name.startswith(".gpu-insights-build")] == []
+
+
+def test_bad_results_file_fails_the_build_with_its_location(tmp_path: Path) -> None:
+    results = write_results(tmp_path / "results", TINY_ROWS)
+    f = results / "v6.1" / "summary_results.json"
+    f.write_text(
+        f.read_text("utf-8").replace('"Performance_Result": 80000.0', '"Performance_Result": "fast"'), "utf-8"
+    )
+    result = CliRunner().invoke(main, ["build", "--results", str(results), "--site-dir", str(tmp_path / "s")])
+    assert result.exit_code == 1
+    assert (
+        f"Error: {f}: index 0 (entry 6.1-0001 gpt-oss-120b Server): field 'Performance_Result': not a number: 'fast'"
+        in result.output
+    )
+    assert not (tmp_path / "s").exists()
