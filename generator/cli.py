@@ -81,3 +81,35 @@ def build(results: Path | None, site_dir: Path | None, strict: bool) -> None:
     from .site import build as do_build
 
     do_build(results=results, site_dir=site_dir, strict=strict, log=click.echo)
+
+
+@main.command()
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path, exists=True))
+@click.option("--results", type=click.Path(path_type=Path, file_okay=False), default=None, help=RESULTS_HELP)
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--strict", is_flag=True, help="Exit 1 on warnings too.")
+@click.option("--rules-doc", is_flag=True, help="Print the rules reference (Markdown) and exit.")
+def check(paths: tuple[Path, ...], results: Path | None, fmt: str, strict: bool, rules_doc: bool) -> None:
+    """Check articles against the MLPerf(R) Results Messaging Guidelines.
+
+    PATHS are article templates or folders of them (default: content/).
+    """
+    import json
+
+    from .check import failed, rules_markdown
+    from .site import Project, run_checks
+
+    if rules_doc:
+        click.echo(rules_markdown(), nl=False)
+        return
+    findings = run_checks(Project(), list(paths), results)
+    if fmt == "json":
+        click.echo(json.dumps([f.as_dict() for f in findings], indent=1, ensure_ascii=False))
+    else:
+        for f in findings:
+            click.echo(str(f))
+        n_err = sum(1 for f in findings if f.severity == "error")
+        n_warn = sum(1 for f in findings if f.severity == "warning")
+        click.echo(f"{n_err} error(s), {n_warn} warning(s)", err=True)
+    if failed(findings, strict=strict):
+        raise SystemExit(1)

@@ -98,6 +98,7 @@ class BenchmarkRule:
     kind: str = ""
     aliases: tuple[str, ...] = ()
     latency: dict[str, dict[str, float]] = field(default_factory=dict)
+    compatible_since: str = ""  # rounds from this one on are mutually comparable
 
 
 @dataclass(frozen=True)
@@ -231,6 +232,7 @@ def load_rules(path: Path) -> BenchmarkRules:
             kind=str(item.get("kind", "")),
             aliases=tuple(item.get("aliases", [])),
             latency={s: dict(v) for s, v in item.get("latency", {}).items()},
+            compatible_since=normalize_version(str(item.get("compatible_since", ""))),
         )
     units = {str(k): str(v) for k, v in data.get("units", {}).items()}
     for unit, kind in units.items():

@@ -27,6 +27,7 @@ from .functions import Library
 from .tables import Table, best_table
 
 CITE = "\x00CITE{n}\x00"
+MARK_OPEN, MARK_MID = "\x01", "\x02"  # where a placeholder's figures start in the output
 FOOTNOTES = "\x00FOOTNOTES\x00"
 COMPLIANCE = "\x00COMPLIANCE\x00"
 FOOTNOTES_HEADING = "## MLPerf® result footnotes and entry IDs"
@@ -79,6 +80,7 @@ class FigureUse:
     text: str
     figure: Figure
     table: str = ""
+    out_line: int = 0  # line in the rendered Markdown
 
 
 @dataclass
@@ -96,6 +98,8 @@ class Rendered:
     groups: dict[GroupKey, Group] = field(default_factory=dict)
     charts: list[ChartOut] = field(default_factory=list)
     missing: str = ""  # why the article could not be rendered with the data at hand
+    cite_lines: list[int] = field(default_factory=list)  # template line of each marker
+    footnotes_line: int = 0  # template line of {{ footnotes() }} (0: appended at the end)
 
     @property
     def figures(self) -> list[Figure]:
@@ -108,6 +112,8 @@ class _State:
         self.cites: list[tuple[int, int, tuple[str, ...]]] = []
         self.charts: list[charts_mod.Chart] = []
         self.footnotes_placed = False
+        self.footnotes_line = 0
+        self.spans: list[tuple[int, int]] = []  # uses printed by one placeholder
 
 
 class Renderer:
@@ -171,6 +177,14 @@ class Renderer:
         filename = str(article.path)
 
         def finalize(value: Any) -> Any:
+            start = len(state.uses)
+            out = _finalize(value)
+            if len(state.uses) > start:  # mark where these figures landed in the output
+                state.spans.append((start, len(state.uses)))
+                return f"{MARK_OPEN}{len(state.spans) - 1}{MARK_MID}{out}"
+            return out
+
+        def _finalize(value: Any) -> Any:
             line = _current_line(filename, self._template)
             if isinstance(value, Figure):
                 text = str(value)
@@ -209,6 +223,7 @@ class Renderer:
 
         def footnotes() -> str:
             state.footnotes_placed = True
+            state.footnotes_line = _current_line(str(article.path), self._template)
             return FOOTNOTES
 
         def compliance() -> str:
@@ -280,11 +295,20 @@ class Renderer:
         elif notes:
             text = text.rstrip("\n") + f"\n\n{FOOTNOTES_HEADING}\n\n{notes}\n"
         text = text.replace(COMPLIANCE, self.compliance_paragraph(state.uses))
+        text = _locate(text, state)
         text = text.rstrip("\n") + "\n\n" + provenance_appendix(state.uses) + "\n"
         outs = []
         for ch in state.charts:
             outs.append(ChartOut(ch.name, ch.spec, charts_mod.to_svg(ch.spec)))
-        return Rendered(article, text, state.uses, groups, outs)
+        return Rendered(
+            article,
+            text,
+            state.uses,
+            groups,
+            outs,
+            cite_lines=[line for _, line, _ in state.cites],
+            footnotes_line=state.footnotes_line,
+        )
 
     def compliance_paragraph(self, uses: list[FigureUse]) -> str:
         rows = [r for u in uses for r in u.figure.entries]
@@ -315,6 +339,25 @@ class Renderer:
                     f"non-submitters may not publish them before the window ends."
                 )
         return text
+
+
+def _locate(text: str, state: _State) -> str:
+    """Record the rendered line of every printed figure and remove the position marks."""
+    out, line, i = [], 1, 0
+    while True:
+        j = text.find(MARK_OPEN, i)
+        if j == -1:
+            out.append(text[i:])
+            break
+        chunk = text[i:j]
+        out.append(chunk)
+        line += chunk.count("\n")
+        k = text.index(MARK_MID, j)
+        start, end = state.spans[int(text[j + 1 : k])]
+        for u in state.uses[start:end]:
+            u.out_line = line
+        i = k + 1
+    return "".join(out)
 
 
 def missing_page(article: Article, why: str) -> str:

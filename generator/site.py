@@ -218,7 +218,7 @@ def _page(r: Rendered) -> str:
     return head + r.markdown
 
 
-def run_mkdocs(project: Project, docs: Path, site: Path, nav: list[dict[str, str]]) -> None:
+def run_mkdocs(project: Project, docs: Path, site: Path, nav: list[dict[str, Any]]) -> None:
     from mkdocs.commands import build as mk_build
     from mkdocs.config import load_config
     from mkdocs.exceptions import MkDocsException
@@ -260,14 +260,32 @@ def build(
     if strict and any(r.missing for r in rendered):
         raise BuildError("strict mode: some articles were not built (see warnings above)")
     ledger = ledger_entries(rendered, project)
+    findings, reports = check_all(project, manifest, table, rendered)
+    for f in findings:
+        log(str(f))
+    from .check import failed
+
+    if failed(findings, strict=strict):
+        raise BuildError(
+            f"compliance check failed ({sum(f.severity == 'error' for f in findings)} errors, "
+            f"{sum(f.severity == 'warning' for f in findings)} warnings{' in strict mode' if strict else ''}); "
+            "the previous site is left as it was"
+        )
 
     site.parent.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix=".gpu-insights-build-", dir=site.parent))
     try:
         docs, new_site = work / "docs", work / "site"
-        write_docs(docs, rendered, table, manifest, sample, {})
-        nav = [{"Home": "index.md"}] + [{r.article.title: f"{r.article.slug}.md"} for r in rendered]
+        write_docs(docs, rendered, table, manifest, sample, reports)
+        nav: list[dict[str, Any]] = [{"Home": "index.md"}]
+        nav += [{r.article.title: f"{r.article.slug}.md"} for r in rendered]
         nav += [{f"Data v{v}": f"data/v{v}.md"} for v in table.rounds]
+        nav += [
+            {
+                "Compliance": [{"Rules": "compliance/rules.md"}]
+                + [{r.article.title: f"compliance/{r.article.slug}.md"} for r in rendered]
+            }
+        ]
         env_before = os.environ.get("SOURCE_DATE_EPOCH")
         os.environ["SOURCE_DATE_EPOCH"] = str(_pinned_epoch(manifest, table))
         try:
@@ -289,7 +307,52 @@ def build(
         shutil.rmtree(work, ignore_errors=True)
     secs = time.monotonic() - start
     log(f"site written to {site} in {secs:.1f}s")
-    return BuildResult(site, rendered, ledger, seconds=secs)
+    return BuildResult(site, rendered, ledger, findings=findings, seconds=secs)
+
+
+def article_paths(project: Project, paths: list[Path]) -> list[Path]:
+    if not paths:
+        return sorted(project.content_dir.glob("*.md"))
+    out: list[Path] = []
+    for p in paths:
+        out.extend(sorted(p.glob("*.md")) if p.is_dir() else [p])
+    return out
+
+
+def make_checker(project: Project, manifest: Manifest, table: ResultsTable) -> Any:
+    from .check import CheckConfig, Checker
+
+    config = CheckConfig.load(project.data_dir / "check.toml")
+    return Checker(manifest, config, set(table.df["result_id"]) - {""}, set(table.df["benchmark"]))
+
+
+def check_all(
+    project: Project, manifest: Manifest, table: ResultsTable, rendered: list[Rendered]
+) -> tuple[list[Any], dict[str, str]]:
+    """Check every rendered article; return the findings and one report page per article."""
+    from .check import report_markdown, rules_markdown
+
+    checker = make_checker(project, manifest, table)
+    findings: list[Any] = []
+    pages = {"compliance/rules.md": rules_markdown()}
+    for r in rendered:
+        fs = checker.check(r)
+        findings.extend(fs)
+        pages[f"compliance/{r.article.slug}.md"] = report_markdown(r.article.title, fs)
+    return findings, pages
+
+
+def run_checks(project: Project, paths: list[Path], results: Path | None) -> list[Any]:
+    """Render and check articles (``gpu-insights check``)."""
+    from .check import check_rendered
+
+    manifest = load_manifest(project.data_dir)
+    table, sample = load_table(project, manifest, results)
+    lib = Library(table, manifest, Prices.load(project.data_dir / "prices.toml"))
+    findings, _ = check_rendered(
+        Renderer(lib, sample=sample), make_checker(project, manifest, table), article_paths(project, paths)
+    )
+    return findings
 
 
 def _pinned_epoch(manifest: Manifest, table: ResultsTable) -> int:

@@ -113,3 +113,21 @@ TINY_ROWS = [
 @pytest.fixture()
 def tiny(tmp_path: Path, manifest: Manifest) -> ResultsTable:
     return ResultsTable.from_dir(write_results(tmp_path / "results", TINY_ROWS), manifest)
+
+
+#: TINY_ROWS plus rows that the compliance corpus needs: an Open row, an inferred row,
+#: a v5.1 gpt-oss-120b row (before the benchmark's compatible rounds), and dlrm-v3 rows
+#: (a benchmark whose compatibility data/benchmarks.toml does not record).
+CHECK_ROWS = [
+    *TINY_ROWS,
+    tiny_row("6.1-0005", "gpt-oss-120b", "Server", 96000.0, Category="open"),
+    tiny_row("6.1-0006", "gpt-oss-120b", "Server", 40000.0, accelerator="NVIDIA H200-SXM-141GB", inferred=1),
+    tiny_row("5.1-0001", "gpt-oss-120b", "Server", 30000.0),
+    tiny_row("6.0-0002", "dlrm-v3", "Offline", 8000.0, Performance_Units="Samples/s"),
+    tiny_row("6.1-0007", "dlrm-v3", "Offline", 9600.0, Performance_Units="Samples/s"),
+]
+
+
+@pytest.fixture()
+def check_table(tmp_path: Path, manifest: Manifest) -> ResultsTable:
+    return ResultsTable.from_dir(write_results(tmp_path / "check-results", CHECK_ROWS), manifest)
