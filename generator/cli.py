@@ -76,11 +76,27 @@ def data(results: Path, data_dir: Path | None) -> None:
     "--site-dir", type=click.Path(path_type=Path, file_okay=False), default=None, help=SITE_DIR_HELP
 )
 @click.option("--strict", is_flag=True, help="Fail when an article cannot be built or checks warn.")
-def build(results: Path | None, site_dir: Path | None, strict: bool) -> None:
+@click.option(
+    "--baseline",
+    type=click.Path(path_type=Path, exists=True),
+    default=None,
+    help="A previous site (or its figures.json): add a page listing what changed since it.",
+)
+@click.option("--no-cache", is_flag=True, help="Render every article again (ignore .cache/render).")
+def build(
+    results: Path | None, site_dir: Path | None, strict: bool, baseline: Path | None, no_cache: bool
+) -> None:
     """Render every article in content/ and build the static site."""
     from .site import build as do_build
 
-    do_build(results=results, site_dir=site_dir, strict=strict, log=click.echo)
+    do_build(
+        results=results,
+        site_dir=site_dir,
+        strict=strict,
+        log=click.echo,
+        baseline=baseline,
+        use_cache=not no_cache,
+    )
 
 
 @main.command()
@@ -113,3 +129,84 @@ def check(paths: tuple[Path, ...], results: Path | None, fmt: str, strict: bool,
         click.echo(f"{n_err} error(s), {n_warn} warning(s)", err=True)
     if failed(findings, strict=strict):
         raise SystemExit(1)
+
+
+@main.command()
+@click.argument("old", type=click.Path(path_type=Path, exists=True))
+@click.argument("new", type=click.Path(path_type=Path, exists=True))
+@click.option(
+    "--markdown",
+    "markdown_out",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Also write the comparison as a Markdown page.",
+)
+def diff(old: Path, new: Path, markdown_out: Path | None) -> None:
+    """Compare two builds (site folders or figures.json): figures and table rows that changed."""
+    from .diff import diff_builds, format_markdown, format_text
+
+    d = diff_builds(old, new)
+    click.echo(format_text(d), nl=False)
+    if markdown_out is not None:
+        markdown_out.write_text(format_markdown(d), encoding="utf-8")
+
+
+@main.command("add-round")
+@click.argument("version")
+@click.argument("source", metavar="FILE|URL")
+@click.option("--published", required=True, help="Official publication date of the round (YYYY-MM-DD).")
+@click.option("--retrieved", default=None, help="Retrieval date (YYYY-MM-DD; default: today).")
+@click.option(
+    "--results",
+    "results_dir",
+    type=click.Path(path_type=Path, file_okay=False),
+    default=Path("results"),
+    show_default=True,
+    help="Results folder to store the file in.",
+)
+@click.option("--cite", "citation", default=None, help="Source URL that footnotes cite.")
+@click.option("--label", "source_label", default=None, help="How footnotes name the file at that source.")
+@click.option("--compatible-with", multiple=True, help="An earlier round comparable with this one.")
+@click.option("--replace", is_flag=True, help="Update a round that is already registered.")
+@click.option("--data-dir", type=click.Path(path_type=Path), default=None, help=DATA_DIR_HELP)
+def add_round_cmd(
+    version: str,
+    source: str,
+    published: str,
+    retrieved: str | None,
+    results_dir: Path,
+    citation: str | None,
+    source_label: str | None,
+    compatible_with: tuple[str, ...],
+    replace: bool,
+    data_dir: Path | None,
+) -> None:
+    """Register round VERSION from an official FILE or URL in data/rounds.toml, after validating it."""
+    import datetime as dt
+
+    from .manifest import load_manifest
+    from .rounds import add_round
+
+    def day(text: str, opt: str) -> dt.date:
+        try:
+            return dt.date.fromisoformat(text)
+        except ValueError:
+            raise click.BadParameter(f"{text!r} is not a date (YYYY-MM-DD)", param_hint=opt) from None
+
+    added = add_round(
+        load_manifest(data_dir),
+        version,
+        source,
+        published=day(published, "--published"),
+        retrieved=day(retrieved, "--retrieved") if retrieved else None,
+        results_dir=results_dir,
+        citation=citation,
+        source_label=source_label,
+        compatible_with=list(compatible_with),
+        replace=replace,
+    )
+    click.echo(added.report.summary_line())
+    click.echo(
+        f"{'updated' if added.replaced else 'registered'} round v{added.round.version} in "
+        f"data/rounds.toml (sha256 {added.round.sha256}); file at {added.path}"
+    )

@@ -19,6 +19,7 @@ from typing import Any
 
 import yaml
 
+from .cache import RenderCache, code_version, files_digest
 from .errors import BuildError, GpuInsightsError, TemplateError
 from .functions import Library, Prices
 from .manifest import Manifest, load_manifest
@@ -74,16 +75,26 @@ def load_table(project: Project, manifest: Manifest, results: Path | None) -> tu
     return table, (d / "SAMPLE").exists()
 
 
-def render_all(project: Project, renderer: Renderer, articles: list[Path], log: Log) -> list[Rendered]:
+def render_all(
+    project: Project, renderer: Renderer, articles: list[Path], log: Log, cache: RenderCache | None = None
+) -> list[Rendered]:
     out, errors = [], []
-    for path in articles:
+    for i, path in enumerate(articles, start=1):
+        t0 = time.monotonic()
         try:
-            r = renderer.render(load_article(path))
+            art = load_article(path)
+            if cache is not None:
+                r, cached = cache.render(renderer, art)
+            else:
+                r, cached = renderer.render(art), False
         except GpuInsightsError as exc:
             errors.append(exc.message)
             continue
         if r.missing:
             log(f"warning: {path}: not built: {r.missing}")
+        else:
+            how = "cached" if cached else f"{time.monotonic() - t0:.2f}s"
+            log(f"[{i}/{len(articles)}] {path.name}: {len(r.uses)} figures, {len(r.charts)} charts ({how})")
         out.append(r)
     if errors:
         raise TemplateError("\n".join(errors))
@@ -239,6 +250,9 @@ def build(
     site_dir: Path | None = None,
     strict: bool = False,
     log: Log = print,
+    use_cache: bool = True,
+    cache_dir: Path | None = None,
+    baseline: Path | None = None,
 ) -> BuildResult:
     """Build the whole site; the previous site stays in place unless every step succeeds."""
     start = time.monotonic()
@@ -251,7 +265,11 @@ def build(
     lib = Library(table, manifest, Prices.load(project.data_dir / "prices.toml"))
     renderer = Renderer(lib, sample=sample)
     articles = sorted(project.content_dir.glob("*.md"))
-    rendered = render_all(project, renderer, articles, log)
+    cache = None
+    if use_cache:
+        static = f"{code_version()}|{files_digest(list(project.data_dir.glob('*.toml')))}|{sample}"
+        cache = RenderCache(cache_dir or project.root / ".cache" / "render", static)
+    rendered = render_all(project, renderer, articles, log, cache)
     n_charts = sum(len(r.charts) for r in rendered)
     log(
         f"rendered {sum(1 for r in rendered if not r.missing)} of {len(rendered)} articles, "
@@ -262,7 +280,13 @@ def build(
     ledger = ledger_entries(rendered, project)
     findings, reports = check_all(project, manifest, table, rendered)
     for f in findings:
-        log(str(f))
+        if f.severity == "error" or strict:
+            log(str(f))
+    n_warn = sum(f.severity == "warning" for f in findings)
+    log(
+        f"compliance: {sum(f.severity == 'error' for f in findings)} errors, {n_warn} warnings "
+        f"(per-article reports in the site's compliance/ pages; details: gpu-insights check)"
+    )
     from .check import failed
 
     if failed(findings, strict=strict):
@@ -276,10 +300,35 @@ def build(
     work = Path(tempfile.mkdtemp(prefix=".gpu-insights-build-", dir=site.parent))
     try:
         docs, new_site = work / "docs", work / "site"
-        write_docs(docs, rendered, table, manifest, sample, reports)
+        pages = dict(reports)
+        if baseline is not None:
+            from .diff import diff_ledgers, format_markdown, load_ledger
+
+            old, old_sources = load_ledger(baseline)
+            new_sources = work / "new-sources"
+            new_sources.mkdir()
+            for r in rendered:
+                (new_sources / f"{r.article.slug}.md").write_text(r.markdown, encoding="utf-8")
+            changes = diff_ledgers(old, ledger, old_sources, new_sources)
+            pages["changes.md"] = format_markdown(changes)
+            log(
+                f"changes since {baseline}: "
+                + (
+                    "none"
+                    if changes.empty()
+                    else ", ".join(
+                        f"{n}: {len(a.changed)} changed, {len(a.added)} added, {len(a.removed)} removed"
+                        for n, a in changes.articles.items()
+                        if not a.empty()
+                    )
+                )
+            )
+        write_docs(docs, rendered, table, manifest, sample, pages)
         nav: list[dict[str, Any]] = [{"Home": "index.md"}]
         nav += [{r.article.title: f"{r.article.slug}.md"} for r in rendered]
         nav += [{f"Data v{v}": f"data/v{v}.md"} for v in table.rounds]
+        if baseline is not None:
+            nav.append({"Changes": "changes.md"})
         nav += [
             {
                 "Compliance": [{"Rules": "compliance/rules.md"}]

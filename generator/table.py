@@ -92,6 +92,8 @@ class ResultsTable:
         self.reports = list(reports)
         self.results_dir = results_dir
         self.manifest = manifest
+        #: (round or "*", benchmark or "*") of every query, when a recorder is attached
+        self.touched: set[tuple[str, str]] | None = None
 
     # ------------------------------------------------------------------ loading
     @classmethod
@@ -133,6 +135,32 @@ class ResultsTable:
         return len(self.df)
 
     # ------------------------------------------------------------------ lookups
+    def _touch(self, round: str | None, benchmark: str | None) -> None:
+        if self.touched is not None:
+            b = (
+                self.manifest.rules.canonical_benchmark(benchmark)
+                if (benchmark and self.manifest)
+                else benchmark
+            )
+            self.touched.add((normalize_version(round) if round else "*", b or "*"))
+
+    def fingerprint(self, keys: Iterable[tuple[str, str]]) -> dict[str, str]:
+        """A content hash of the rows behind each (round, benchmark) key; ``*`` matches all."""
+        import hashlib
+
+        out = {}
+        for rnd, bench in sorted(keys):
+            m = pd.Series(True, index=self.df.index)
+            if rnd != "*":
+                m &= self.df["round"] == rnd
+            if bench != "*":
+                m &= self.df["benchmark"] == bench
+            rows = self.df[m].drop(columns=["source_file", "source_row"])
+            digest = hashlib.sha256(pd.util.hash_pandas_object(rows, index=False).to_numpy().tobytes())
+            digest.update(str(len(rows)).encode())
+            out[f"{rnd}|{bench}"] = digest.hexdigest()
+        return out
+
     def _need_round(self, version: str, why: str) -> None:
         if version in self.rounds:
             return
@@ -145,6 +173,7 @@ class ResultsTable:
     def lookup(self, entry: str, benchmark: str, scenario: str) -> Row:
         """The one row of (*entry*, *benchmark*, *scenario*), or a clear error."""
         version = entry_round(entry)
+        self._touch(version, benchmark)
         self._need_round(version, f"entry {entry}")
         rep = self.report(version)
         sel = self.df[(self.df["round"] == version) & (self.df["result_id"] == entry)]
@@ -193,6 +222,7 @@ class ResultsTable:
 
         Heterogeneous systems are left out unless ``heterogeneous=True``.
         """
+        self._touch(round, benchmark)
         df = self.df
         m = pd.Series(True, index=df.index)
         if round is not None:
