@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import altair as alt
 import pandas as pd
@@ -169,9 +170,23 @@ def spec_json(spec: dict) -> str:
     return json.dumps(spec, indent=1, sort_keys=True)
 
 
-def vega_bundle() -> str:
-    """Vega, Vega-Lite and Vega-Embed in one script, served by the site itself (no CDN)."""
-    return str(vlc.javascript_bundle(None))  # type: ignore[arg-type]  # the stub omits the default
+def vega_bundle(cache_dir: Path | None = None) -> str:
+    """Vega, Vega-Lite and Vega-Embed in one script, served by the site itself (no CDN).
+
+    Making it takes a second or two, so it is kept in *cache_dir*, keyed by the
+    vl-convert version (safe to delete).
+    """
+    key = f"vega-bundle-{vlc.__version__ if hasattr(vlc, '__version__') else vlc.get_vega_embed_version()}.js"
+    cached = cache_dir / key if cache_dir else None
+    if cached is not None and cached.is_file():
+        return cached.read_text("utf-8")
+    text = str(vlc.javascript_bundle(None))  # type: ignore[arg-type]  # the stub omits the default
+    if cached is not None:
+        cached.parent.mkdir(parents=True, exist_ok=True)
+        tmp = cached.with_suffix(".tmp")
+        tmp.write_text(text, "utf-8")
+        tmp.replace(cached)
+    return text
 
 
 CHARTS_JS = """\

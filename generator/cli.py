@@ -210,3 +210,43 @@ def add_round_cmd(
         f"{'updated' if added.replaced else 'registered'} round v{added.round.version} in "
         f"data/rounds.toml (sha256 {added.round.sha256}); file at {added.path}"
     )
+
+
+@main.command()
+@click.argument("round_version", metavar="ROUND")
+@click.option("--results", type=click.Path(path_type=Path, file_okay=False), default=None, help=RESULTS_HELP)
+@click.option(
+    "--output",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Where to write the article (default: content/mlperf-inference-v<ROUND>-starter.md).",
+)
+@click.option("--force", is_flag=True, help="Overwrite an existing file.")
+def new(round_version: str, results: Path | None, output: Path | None, force: bool) -> None:
+    """Scaffold a starter article for ROUND: best-per-family tables and a cross-round comparison."""
+    from .manifest import load_manifest, normalize_version
+    from .scaffold import scaffold, write_scaffold
+    from .site import Project, load_table
+
+    project = Project()
+    manifest = load_manifest(project.data_dir)
+    table, _ = load_table(project, manifest, results)
+    v = normalize_version(round_version)
+    path = output or project.content_dir / f"mlperf-inference-v{v}-starter.md"
+    write_scaffold(path, scaffold(table, manifest, v), force=force)
+    click.echo(f"wrote {path}; check it with: gpu-insights check {path} --results DIR")
+
+
+@main.command()
+@click.option("--results", type=click.Path(path_type=Path, file_okay=False), default=None, help=RESULTS_HELP)
+@click.option(
+    "--site-dir", type=click.Path(path_type=Path, file_okay=False), default=None, help=SITE_DIR_HELP
+)
+@click.option("--port", type=int, default=8000, show_default=True)
+def serve(results: Path | None, site_dir: Path | None, port: int) -> None:
+    """Live preview on 127.0.0.1: rebuild when an article, data file or results file changes."""
+    from .serve import serve as do_serve
+    from .site import Project
+
+    project = Project()
+    do_serve(project, results, site_dir or project.root / "site", port=port, log=click.echo)

@@ -187,6 +187,7 @@ def write_docs(
     manifest: Manifest,
     sample: bool,
     extra_pages: dict[str, str],
+    cache_dir: Path | None = None,
 ) -> None:
     from .charts import CHARTS_JS, spec_json, vega_bundle
 
@@ -205,7 +206,7 @@ def write_docs(
         p = docs / name
         p.parent.mkdir(parents=True, exist_ok=True)
         p.write_text(text, encoding="utf-8")
-    (docs / "assets" / "vega-bundle.js").write_text(vega_bundle(), encoding="utf-8")
+    (docs / "assets" / "vega-bundle.js").write_text(vega_bundle(cache_dir), encoding="utf-8")
     (docs / "assets" / "charts.js").write_text(CHARTS_JS, encoding="utf-8")
     (docs / "assets" / "site.css").write_text(SITE_CSS, encoding="utf-8")
 
@@ -253,6 +254,7 @@ def build(
     use_cache: bool = True,
     cache_dir: Path | None = None,
     baseline: Path | None = None,
+    keep_docs: Path | None = None,
 ) -> BuildResult:
     """Build the whole site; the previous site stays in place unless every step succeeds."""
     start = time.monotonic()
@@ -323,18 +325,10 @@ def build(
                     )
                 )
             )
-        write_docs(docs, rendered, table, manifest, sample, pages)
-        nav: list[dict[str, Any]] = [{"Home": "index.md"}]
-        nav += [{r.article.title: f"{r.article.slug}.md"} for r in rendered]
-        nav += [{f"Data v{v}": f"data/v{v}.md"} for v in table.rounds]
-        if baseline is not None:
-            nav.append({"Changes": "changes.md"})
-        nav += [
-            {
-                "Compliance": [{"Rules": "compliance/rules.md"}]
-                + [{r.article.title: f"compliance/{r.article.slug}.md"} for r in rendered]
-            }
-        ]
+        write_docs(docs, rendered, table, manifest, sample, pages, project.root / ".cache")
+        nav = site_nav(rendered, table, changes=baseline is not None)
+        if keep_docs is not None:
+            shutil.copytree(docs, keep_docs, dirs_exist_ok=True)
         env_before = os.environ.get("SOURCE_DATE_EPOCH")
         os.environ["SOURCE_DATE_EPOCH"] = str(_pinned_epoch(manifest, table))
         try:
@@ -402,6 +396,18 @@ def run_checks(project: Project, paths: list[Path], results: Path | None) -> lis
         Renderer(lib, sample=sample), make_checker(project, manifest, table), article_paths(project, paths)
     )
     return findings
+
+
+def site_nav(rendered: list[Rendered], table: ResultsTable, *, changes: bool) -> list[dict[str, Any]]:
+    """The site's navigation: home, articles, data pages, changes, compliance reports."""
+    nav: list[dict[str, Any]] = [{"Home": "index.md"}]
+    nav += [{r.article.title: f"{r.article.slug}.md"} for r in rendered]
+    nav += [{f"Data v{v}": f"data/v{v}.md"} for v in table.rounds]
+    if changes:
+        nav.append({"Changes": "changes.md"})
+    compliance = [{"Rules": "compliance/rules.md"}]
+    compliance += [{r.article.title: f"compliance/{r.article.slug}.md"} for r in rendered]
+    return nav + [{"Compliance": compliance}]
 
 
 def _pinned_epoch(manifest: Manifest, table: ResultsTable) -> int:

@@ -214,3 +214,72 @@ def test_add_round_refuses_a_registered_round_and_a_bad_file(tmp_path: Path, sha
     with pytest.raises(DataError):
         add_round(manifest, "9.9", str(bad), published=dt.date(2026, 1, 1), results_dir=tmp_path / "r")
     assert (project.data_dir / "rounds.toml").read_text("utf-8") == before
+
+
+def test_new_scaffolds_a_starter_article_that_renders_and_passes_the_checks(
+    tmp_path: Path, official: object, manifest: object
+) -> None:
+    import datetime as dt
+
+    from generator.check import CheckConfig, Checker
+    from generator.functions import Library, Prices
+    from generator.render import Renderer, load_article
+    from generator.scaffold import scaffold, write_scaffold
+
+    text = scaffold(official, manifest, "6.1", today=dt.date(2026, 12, 2))  # type: ignore[arg-type]
+    path = tmp_path / "starter.md"
+    write_scaffold(path, text)
+    assert 'best_table("6.1", [["gpt-oss-120b", "Server"], ["gpt-oss-120b", "Offline"]' in text
+    assert 'old = best("gpt-oss-120b", "Server", round="6.0", category="available")' in text
+    lib = Library(official, manifest, Prices.load(ROOT / "data" / "prices.toml"))  # type: ignore[arg-type]
+    r = Renderer(lib).render(load_article(path))
+    checker = Checker(
+        manifest,
+        CheckConfig.load(ROOT / "data" / "check.toml"),  # type: ignore[arg-type]
+        set(official.df["result_id"]),
+        set(official.df["benchmark"]),
+    )  # type: ignore[attr-defined]
+    assert [str(f) for f in checker.check(r) if f.severity == "error"] == []
+    assert "| B300 | 14,211 (8 GPUs, 6.1-0052)<br>median 13,417 of 16 |" in r.markdown
+    with pytest.raises(Exception, match="already exists; pass --force to overwrite it"):
+        write_scaffold(path, text)
+
+
+def test_serve_rebuilds_when_an_article_changes(tmp_path: Path) -> None:
+    import threading
+    import time
+    import urllib.request
+
+    from generator.serve import serve
+
+    from .conftest import TINY_ROWS, write_results
+    from .test_build import tiny_project
+
+    project = tiny_project(tmp_path)
+    results = write_results(tmp_path / "results", TINY_ROWS)
+    stop = threading.Event()
+    ready: list[str] = []
+    t = threading.Thread(
+        target=serve,
+        args=(project, results, tmp_path / "site"),
+        kwargs={"port": 0, "log": quiet, "stop": stop, "on_ready": ready.append},
+        daemon=True,
+    )
+    t.start()
+    deadline = time.monotonic() + 60
+    while not ready and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert ready, "serve did not start"
+    page = ready[0] + "tiny.html"
+    assert "Tiny golden article" in urllib.request.urlopen(page, timeout=10).read().decode()
+    art = project.content_dir / "tiny.md"
+    art.write_text(
+        art.read_text("utf-8").replace("# Tiny golden article", "# Tiny golden article, edited"), "utf-8"
+    )
+    body = ""
+    while time.monotonic() < deadline and "edited" not in body:
+        time.sleep(0.3)
+        body = urllib.request.urlopen(page, timeout=10).read().decode()
+    stop.set()
+    t.join(timeout=10)
+    assert "Tiny golden article, edited" in body
