@@ -250,3 +250,24 @@ def serve(results: Path | None, site_dir: Path | None, port: int) -> None:
 
     project = Project()
     do_serve(project, results, site_dir or project.root / "site", port=port, log=click.echo)
+
+
+@main.command()
+@click.option("--write", is_flag=True, help="Write docs/placeholders.md and docs/compliance-rules.md.")
+def docs(write: bool) -> None:
+    """Print (or write) the reference pages generated from the code."""
+    from .check import rules_markdown
+    from .docs import placeholders_markdown
+    from .functions import Library
+    from .site import Project
+
+    pages = {
+        "placeholders.md": placeholders_markdown(Library.namespace_functions()),
+        "compliance-rules.md": rules_markdown(),
+    }
+    for name, text in pages.items():
+        if write:
+            (Project().root / "docs" / name).write_text(text, encoding="utf-8")
+            click.echo(f"wrote docs/{name}")
+        else:
+            click.echo(text)

@@ -80,33 +80,40 @@ class Library:
         self.manifest = manifest
         self.prices = prices
 
+    #: the names templates see
+    NAMES = (
+        "result",
+        "per_gpu",
+        "gpus",
+        "entry",
+        "software",
+        "ratio",
+        "pct_change",
+        "pct_gap",
+        "share",
+        "scaling_efficiency",
+        "best",
+        "median",
+        "spread",
+        "count",
+        "break_even_ratio",
+        "break_even_price",
+        "cost_per_million_tokens",
+        "price",
+        "assumption",
+        "rule",
+        "stated",
+        "constant",
+        "round_date",
+    )
+
     def namespace(self) -> dict[str, Callable[..., Any]]:
-        names = [
-            "result",
-            "per_gpu",
-            "gpus",
-            "ratio",
-            "pct_change",
-            "pct_gap",
-            "share",
-            "scaling_efficiency",
-            "best",
-            "median",
-            "spread",
-            "count",
-            "break_even_ratio",
-            "break_even_price",
-            "cost_per_million_tokens",
-            "price",
-            "assumption",
-            "rule",
-            "stated",
-            "round_date",
-            "software",
-            "entry",
-            "constant",
-        ]
-        return {n: getattr(self, n) for n in names}
+        return {n: getattr(self, n) for n in self.NAMES}
+
+    @classmethod
+    def namespace_functions(cls) -> dict[str, Callable[..., Any]]:
+        """The unbound functions behind :meth:`namespace`, for documentation."""
+        return {n: getattr(cls, n) for n in cls.NAMES}
 
     # ------------------------------------------------------------------ single rows
     def result(self, entry: str, benchmark: str, scenario: str) -> Figure:

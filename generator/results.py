@@ -123,9 +123,9 @@ class LoadReport:
     unmapped_accelerators: set[str] = field(default_factory=set)
     cpu_only_rows: int = 0
 
-    def summary_line(self) -> str:
+    def summary_line(self, path_text: str | None = None) -> str:
         """One line for the build log, e.g. ``v6.1: 492 rows from …/summary.csv``."""
-        parts = [f"v{self.version}: {self.rows:,} rows from {self.path} ({self.shape})"]
+        parts = [f"v{self.version}: {self.rows:,} rows from {path_text or self.path} ({self.shape})"]
         for reason, n in sorted(self.skipped.items()):
             parts.append(f"{n:,} {reason} rows skipped")
         if self.cpu_only_rows:

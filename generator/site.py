@@ -159,7 +159,7 @@ def data_page(table: ResultsTable, version: str, manifest: Manifest) -> str:
     rnd = manifest.rounds.get(version)
     lines = [f"# MLPerf® Inference v{version} results as loaded", ""]
     if rep:
-        lines += [f"`{rep.summary_line()}`", ""]
+        lines += [f"`{rep.summary_line(f'v{version}/{rep.path.name}')}`", ""]
     if rnd:
         lines += [
             f"Published {rnd.published:%B} {rnd.published.day}, {rnd.published.year}; "
@@ -303,6 +303,9 @@ def build(
     try:
         docs, new_site = work / "docs", work / "site"
         pages = dict(reports)
+        from .docs import placeholders_markdown
+
+        pages["reference/placeholders.md"] = placeholders_markdown(Library.namespace_functions())
         if baseline is not None:
             from .diff import diff_ledgers, format_markdown, load_ledger
 
@@ -405,6 +408,7 @@ def site_nav(rendered: list[Rendered], table: ResultsTable, *, changes: bool) ->
     nav += [{f"Data v{v}": f"data/v{v}.md"} for v in table.rounds]
     if changes:
         nav.append({"Changes": "changes.md"})
+    nav.append({"Placeholders": "reference/placeholders.md"})
     compliance = [{"Rules": "compliance/rules.md"}]
     compliance += [{r.article.title: f"compliance/{r.article.slug}.md"} for r in rendered]
     return nav + [{"Compliance": compliance}]

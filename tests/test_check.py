@@ -209,9 +209,7 @@ def test_first_per_section_mark_mode(tmp_path: Path, check_table: ResultsTable, 
 
 def test_every_rule_is_documented() -> None:
     doc = (ROOT / "docs" / "compliance-rules.md").read_text("utf-8")
-    assert doc == rules_markdown(), (
-        "docs/compliance-rules.md is stale: run `gpu-insights check --rules-doc > docs/compliance-rules.md`"
-    )
+    assert doc == rules_markdown(), "docs/compliance-rules.md is stale: run `gpu-insights docs --write`"
     for code, rule in RULES.items():
         assert re.search(rf"^\| {code} \| `{rule.name}` \| {rule.severity} \|", doc, re.M), code
         assert rule.description and rule.guideline
@@ -245,3 +243,16 @@ def test_check_exit_codes_with_warnings_and_strict(tmp_path: Path) -> None:
     assert f"{warn_only}:1:1 MLP020 warning: front matter has no date" in res.output
     assert runner.invoke(main, ["check", str(warn_only)]).exit_code == 0
     assert runner.invoke(main, ["check", str(warn_only), "--strict"]).exit_code == 1
+
+
+def test_every_placeholder_is_documented() -> None:
+    from generator.docs import placeholders_markdown
+    from generator.functions import Library
+
+    doc = (ROOT / "docs" / "placeholders.md").read_text("utf-8")
+    assert doc == placeholders_markdown(Library.namespace_functions()), (
+        "docs/placeholders.md is stale: run `gpu-insights docs --write`"
+    )
+    for name, fn in Library.namespace_functions().items():
+        assert fn.__doc__, f"{name} has no docstring"
+        assert f"### `{name}(" in doc
