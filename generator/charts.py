@@ -12,6 +12,7 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import altair as alt
 import pandas as pd
@@ -64,22 +65,19 @@ def per_gpu_by_family(
         raise LookupFailed(f"no {benchmark} {scenario} rows in v{round} for {', '.join(families)}")
     df = pd.DataFrame(data)
     name = lib.manifest.rules.display_name(benchmark)
-    chart = (
-        alt.Chart(df, title=title or f"{name} {scenario}: best per-GPU result by family (v{round})")
-        .mark_bar()
-        .encode(
-            x=alt.X("per_gpu:Q", title="tokens/s per GPU (derived)"),
-            y=alt.Y("family:N", sort="-x", title=None),
-            tooltip=["family", "per_gpu", "entry", "gpus"],
-        )
-        .properties(width=480, height=28 * len(df))
+    spec = _bars(
+        df,
+        title or f"{name} {scenario}: best per-GPU result by family (v{round})",
+        alt.Y("family:N", sort="-x", title=None),
+        ["family", "per_gpu", "entry", "gpus"],
+        _units(figs),
     )
     where = "" if gpus is None else f"{gpus}-GPU "
     caption = (
         f"Best {category.capitalize()} Closed {where}row per family, {name} {scenario}, "
         f"MLPerf® Inference v{round}; per-GPU values are derived metrics."
     )
-    return Chart(_spec(chart), caption, tuple(figs))
+    return Chart(spec, caption, tuple(figs))
 
 
 def cross_round(
@@ -99,24 +97,21 @@ def cross_round(
             )
     df = pd.DataFrame(data)
     name = lib.manifest.rules.display_name(benchmark)
-    chart = (
-        alt.Chart(df, title=title or f"{name} {scenario}: per-GPU result across rounds")
-        .mark_bar()
-        .encode(
-            x=alt.X("per_gpu:Q", title="tokens/s per GPU (derived)"),
-            y=alt.Y("round:N", title=None),
-            row=alt.Row("system:N", title=None),
-            color=alt.Color("round:N", legend=None),
-            tooltip=["system", "round", "per_gpu", "entry"],
-        )
-        .properties(width=420)
+    spec = _bars(
+        df,
+        title or f"{name} {scenario}: per-GPU result across rounds",
+        alt.Y("round:N", title=None),
+        ["system", "round", "per_gpu", "entry"],
+        _units(figs),
+        row=alt.Row("system:N", title=None),
+        color=alt.Color("round:N", legend=None),
     )
     rounds = sorted({str(d["round"]) for d in data})
     caption = (
         f"Same system, {' and '.join(rounds)}: MLPerf® Inference Closed {name} {scenario}; "
         f"per-GPU values are derived metrics."
     )
-    return Chart(_spec(chart), caption, tuple(figs))
+    return Chart(spec, caption, tuple(figs))
 
 
 def available_vs_preview(
@@ -141,21 +136,33 @@ def available_vs_preview(
         )
     df = pd.DataFrame(data)
     name = lib.manifest.rules.display_name(benchmark)
-    chart = (
-        alt.Chart(df, title=title or f"{name} {scenario}: best per-GPU row by category (v{round})")
-        .mark_bar()
-        .encode(
-            x=alt.X("per_gpu:Q", title="tokens/s per GPU (derived)"),
-            y=alt.Y("category:N", title=None),
-            tooltip=["category", "per_gpu", "entry", "family", "gpus"],
-        )
-        .properties(width=480, height=40 * len(df))
+    spec = _bars(
+        df,
+        title or f"{name} {scenario}: best per-GPU row by category (v{round})",
+        alt.Y("category:N", title=None),
+        ["category", "per_gpu", "entry", "family", "gpus"],
+        _units(figs),
     )
     caption = (
         f"Best Closed row per category, {name} {scenario}, MLPerf® Inference v{round}; "
         f"Preview systems are not yet generally available; per-GPU values are derived metrics."
     )
-    return Chart(_spec(chart), caption, tuple(figs))
+    return Chart(spec, caption, tuple(figs))
+
+
+def _bars(df: pd.DataFrame, title: str, y: alt.Y, tooltip: list[str], units: str, **extra: Any) -> dict:
+    """A horizontal bar chart of ``per_gpu`` values; *extra* encodings (row, color) as given."""
+    chart = (
+        alt.Chart(df, title=title)
+        .mark_bar()
+        .encode(x=alt.X("per_gpu:Q", title=f"{units} per GPU (derived)"), y=y, tooltip=tooltip, **extra)
+        .properties(width=460)
+    )
+    return _spec(chart)
+
+
+def _units(figs: list[Figure]) -> str:
+    return figs[0].row.units if figs else "result"
 
 
 def round_(v: float) -> float:

@@ -44,6 +44,11 @@ def _basis(*xs: Num) -> tuple[str, ...]:
     return tuple(out)
 
 
+def _derive(value: float, kind: str, formula: str, inputs: tuple[Num, ...], **fmt: Any) -> Figure:
+    """A figure computed from *inputs*: it cites their rows and remembers their kinds."""
+    return Figure(value, kind, formula, _rows(*inputs), basis=_basis(*inputs), **fmt)
+
+
 def _label(x: Num) -> str:
     if isinstance(x, Figure):
         if len(x.entries) == 1 and x.kind in ("per_gpu", "result"):
@@ -154,57 +159,52 @@ class Library:
     # ------------------------------------------------------------------ arithmetic
     def ratio(self, a: Num, b: Num, digits: int = 2, style: str = "x") -> Figure:
         """``a / b``: ``{{ ratio(x, y) }}`` → ``5.65×``; ``style="plain", digits=3`` → ``1.260``."""
-        return Figure(
+        return _derive(
             _val(a) / _val(b),
             "ratio",
             f"{_label(a)} / {_label(b)}",
-            _rows(a, b),
-            basis=_basis(a, b),
+            (a, b),
             digits=digits,
             style=style,
         )
 
     def pct_change(self, new: Num, old: Num, digits: int = 1) -> Figure:
         """``(new / old − 1) × 100``, signed: ``{{ pct_change(per_gpu(v61), per_gpu(v60)) }}`` → ``37.9%``."""
-        return Figure(
+        return _derive(
             (_val(new) / _val(old) - 1) * 100,
             "pct",
             f"({_label(new)} / {_label(old)} - 1) x 100",
-            _rows(new, old),
-            basis=_basis(new, old),
+            (new, old),
             digits=digits,
         )
 
     def pct_gap(self, a: Num, b: Num, digits: int = 1) -> Figure:
         """``|a / b − 1| × 100``, for "2.9% below" or "0.4% apart"."""
-        return Figure(
+        return _derive(
             abs(_val(a) / _val(b) - 1) * 100,
             "pct",
             f"|{_label(a)} / {_label(b)} - 1| x 100",
-            _rows(a, b),
-            basis=_basis(a, b),
+            (a, b),
             digits=digits,
         )
 
     def share(self, part: Num, whole: Num, digits: int = 1) -> Figure:
         """``part / whole × 100``: "runs at 76.3% of the small system's rate"."""
-        return Figure(
+        return _derive(
             _val(part) / _val(whole) * 100,
             "pct",
             f"{_label(part)} / {_label(whole)} x 100",
-            _rows(part, whole),
-            basis=_basis(part, whole),
+            (part, whole),
             digits=digits,
         )
 
     def scaling_efficiency(self, big: Num, small: Num, digits: int = 1) -> Figure:
         """Per-GPU rate of the larger system as a percentage of the smaller one's: ``99.5%``."""
-        return Figure(
+        return _derive(
             _val(big) / _val(small) * 100,
             "scaling",
             f"{_label(big)} / {_label(small)} x 100",
-            _rows(big, small),
-            basis=_basis(big, small),
+            (big, small),
             digits=digits,
         )
 
@@ -281,24 +281,22 @@ class Library:
     # ------------------------------------------------------------------ money
     def break_even_ratio(self, candidate: Num, baseline: Num, digits: int = 3) -> Figure:
         """Highest price ratio worth paying for *candidate* over *baseline*: ``1.260``."""
-        return Figure(
+        return _derive(
             _val(candidate) / _val(baseline),
             "ratio",
             f"break-even ratio {_label(candidate)} / {_label(baseline)}",
-            _rows(candidate, baseline),
-            basis=_basis(candidate, baseline),
+            (candidate, baseline),
             digits=digits,
             style="plain",
         )
 
     def break_even_price(self, baseline_price: Num, candidate: Num, baseline: Num, digits: int = 2) -> Figure:
         """Baseline price × throughput ratio: the contract ceiling, ``$6.30``."""
-        return Figure(
+        return _derive(
             _val(baseline_price) * _val(candidate) / _val(baseline),
             "break_even",
             f"{_label(baseline_price)} x {_label(candidate)} / {_label(baseline)}",
-            _rows(baseline_price, candidate, baseline),
-            basis=_basis(baseline_price, candidate, baseline),
+            (baseline_price, candidate, baseline),
             digits=digits,
         )
 
@@ -307,12 +305,11 @@ class Library:
     ) -> Figure:
         """``price × 1,000,000 / (tokens/s per GPU × 3,600 × utilization)``: ``$0.246``."""
         v = _val(price_per_hour) * 1_000_000 / (_val(per_gpu) * 3600 * _val(utilization))
-        return Figure(
+        return _derive(
             v,
             "cost",
             f"{_label(price_per_hour)} x 1e6 / ({_label(per_gpu)} x 3600 x {_label(utilization)})",
-            _rows(price_per_hour, per_gpu, utilization),
-            basis=_basis(price_per_hour, per_gpu, utilization),
+            (price_per_hour, per_gpu, utilization),
             digits=digits,
         )
 
