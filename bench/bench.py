@@ -17,7 +17,6 @@ import datetime as dt
 import json
 import random
 import resource
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -39,10 +38,7 @@ def quiet(_: str) -> None:
 
 
 def copy_project(dest: Path) -> Project:
-    shutil.copytree(ROOT / "data", dest / "data", ignore=shutil.ignore_patterns("sample"))
-    shutil.copytree(ROOT / "content", dest / "content")
-    shutil.copy(ROOT / "mkdocs.yml", dest / "mkdocs.yml")
-    return Project(dest)
+    return Project(ROOT).clone(dest)
 
 
 def timed(fn):  # type: ignore[no-untyped-def]

@@ -56,6 +56,15 @@ class Project:
     def templates_dir(self) -> Path:
         return self.root / "templates"
 
+    def clone(self, dest: Path, *, content: Path | None = None, sample: bool = False) -> Project:
+        """Copy this project's configuration, data and articles to *dest* (for tests and benchmarks)."""
+        ignore = None if sample else shutil.ignore_patterns("sample")
+        shutil.copytree(self.data_dir, dest / "data", ignore=ignore)
+        shutil.copytree(content or self.content_dir, dest / "content")
+        shutil.copytree(self.templates_dir, dest / "templates")
+        shutil.copy(self.mkdocs_yml, dest / "mkdocs.yml")
+        return Project(dest)
+
 
 @dataclass
 class BuildResult:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import filecmp
 import json
 import os
-import shutil
 from pathlib import Path
 
 import pytest
@@ -22,11 +21,7 @@ UPDATE = os.environ.get("GPU_INSIGHTS_UPDATE_GOLDEN") == "1"
 
 
 def tiny_project(tmp_path: Path, content: Path = GOLDEN / "content") -> Project:
-    root = tmp_path / "project"
-    shutil.copytree(ROOT / "data", root / "data", ignore=shutil.ignore_patterns("sample"))
-    shutil.copy(ROOT / "mkdocs.yml", root / "mkdocs.yml")
-    shutil.copytree(content, root / "content")
-    return Project(root)
+    return Project(ROOT).clone(tmp_path / "project", content=content)
 
 
 def quiet(_: str) -> None:

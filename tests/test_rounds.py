@@ -27,14 +27,11 @@ def quiet(_: str) -> None:
 
 
 def project_without_v61(tmp_path: Path) -> Project:
-    root = tmp_path / "project"
-    shutil.copytree(ROOT / "data", root / "data", ignore=shutil.ignore_patterns("sample"))
-    shutil.copytree(ROOT / "content", root / "content")
-    shutil.copy(ROOT / "mkdocs.yml", root / "mkdocs.yml")
-    rounds = root / "data" / "rounds.toml"
+    project = Project(ROOT).clone(tmp_path / "project")
+    rounds = project.data_dir / "rounds.toml"
     text = rounds.read_text("utf-8")
     rounds.write_text(text[: text.index('[[round]]\nversion = "6.1"')], "utf-8")
-    return Project(root)
+    return project
 
 
 def copy_rounds(shared: Path, dest: Path, versions: list[str]) -> Path:
@@ -157,11 +154,8 @@ def test_editing_one_result_changes_exactly_the_figures_that_use_it(tmp_path: Pa
 
 
 def test_incremental_rebuild_reuses_unchanged_articles(tmp_path: Path, shared_dir: Path) -> None:
-    root = tmp_path / "project"
-    shutil.copytree(ROOT / "data", root / "data", ignore=shutil.ignore_patterns("sample"))
-    shutil.copytree(ROOT / "content", root / "content")
-    shutil.copy(ROOT / "mkdocs.yml", root / "mkdocs.yml")
-    project = Project(root)
+    project = Project(ROOT).clone(tmp_path / "project")
+    root = project.root
     results = copy_rounds(shared_dir, tmp_path / "results", ["5.1", "6.0", "6.1"])
 
     def run() -> list[str]:
