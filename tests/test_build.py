@@ -42,6 +42,9 @@ def test_default_build_uses_the_embedded_sample(tmp_path: Path) -> None:
     assert "gpu-insights fetch ROUND" in page
     ledger = json.loads((site / "figures.json").read_text("utf-8"))
     assert {row["article"] for row in ledger} == {"demo-per-gpu-sample"}
+    legend = "The MLPerf name and logo are registered and unregistered trademarks of MLCommons Association"
+    pages = [p for p in site.rglob("*.html") if p.name != "404.html"]
+    assert pages and all(legend in p.read_text("utf-8") for p in pages)
 
 
 def test_golden_build_on_a_tiny_inline_dataset(tmp_path: Path) -> None:
