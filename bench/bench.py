@@ -1,13 +1,21 @@
 #!/usr/bin/env python3
-"""Benchmarks of gpu-insights; prints figures, asserts nothing.
+"""Benchmarks of gpu-insights against plain MkDocs; prints figures, asserts nothing.
 
-    .venv/bin/python bench/bench.py [--results ../shared/mlperf] [--skip-scale]
+    .venv/bin/python bench/bench.py [--quick] [--json] [--results ../shared/mlperf] [--runs N]
 
-1. cold build of the full site from every round (no render cache);
-2. plain `mkdocs build` of the same pre-rendered Markdown (the ratio is our overhead);
-3. incremental rebuild after touching one article (render cache warm);
-4. `check` time per article;
-5. synthetic scale: 20 rounds made by resampling the real systems, 100 articles: time and peak memory.
+Every ratio is gpu-insights time / plain `mkdocs build` time of the same rendered pages (the
+build's own kept docs folder, the project's mkdocs.yml), both whole processes, run in turn
+(A B A B ...) in this one run, median over the pairs:
+
+- cold_ratio: a fresh copy of the project, no .cache, an empty user cache;
+  (the full run builds on the official results, --quick on the embedded sample: fewer pages)
+- warm_ratio: nothing changed since the last build;
+- incremental_ratio: one article edited since the last build;
+- check_seconds_per_article: checking already-rendered articles, per article;
+  check_beyond_startup_seconds: `check ARTICLE` minus `--version`, whole processes;
+- scale: synthetic rounds x articles (resampled real systems): seconds, per-article seconds
+  and peak memory per point; the full run sweeps 5-40 rounds and 50-200 articles with 1 and
+  2 workers, --quick two small points.
 """
 
 from __future__ import annotations
@@ -15,88 +23,178 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import json
+import os
 import random
 import resource
+import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
+
+import yaml
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from generator.check import check_rendered  # noqa: E402
-from generator.functions import Library, Prices  # noqa: E402
-from generator.manifest import load_manifest  # noqa: E402
-from generator.render import Renderer  # noqa: E402
-from generator.site import Project, build, load_table, make_checker, run_mkdocs, site_nav  # noqa: E402
+from generator.article.functions import Library, Prices  # noqa: E402
+from generator.article.render import Renderer, load_article  # noqa: E402
+from generator.data.manifest import load_manifest  # noqa: E402
+from generator.project import THEME_DIR  # noqa: E402
+from generator.site.build import Project, build, load_table, make_checker, site_nav  # noqa: E402
+from generator.site.plugin import EXTENSIONS, EXTRA_CSS, EXTRA_JS, FEATURES  # noqa: E402
+
+CLI = str(Path(sys.executable).parent / "gpu-insights")
 
 
 def quiet(_: str) -> None:
     pass
 
 
-def copy_project(dest: Path) -> Project:
-    return Project(ROOT).clone(dest)
-
-
-def timed(fn):  # type: ignore[no-untyped-def]
+def run(cmd: list[str], cwd: Path, env: dict[str, str] | None = None) -> float:
     t = time.perf_counter()
-    out = fn()
-    return time.perf_counter() - t, out
+    subprocess.run(cmd, cwd=cwd, env={**os.environ, **(env or {})}, check=True, capture_output=True)
+    return time.perf_counter() - t
 
 
-def bench_site(results: Path, work: Path) -> None:
-    project = copy_project(work / "project")
-    cold, res = timed(
-        lambda: build(project=project, results=results, site_dir=work / "site", log=quiet, use_cache=False)
-    )
-    n_fig = sum(len(r.uses) for r in res.rendered)
-    print(
-        f"cold build (empty caches), {len(res.rendered)} articles, {n_fig} figures, all rounds: {cold:.2f} s"
-    )
-    docs = work / "docs"
-    full, res = timed(
-        lambda: build(
-            project=project,
-            results=results,
-            site_dir=work / "site",
-            log=quiet,
-            use_cache=False,
-            keep_docs=docs,
+def paired(
+    a: Callable[[], float], b: Callable[[], float], runs: int, before: Callable[[], None] = lambda: None
+) -> dict[str, float]:
+    """A and B in turn, *runs* pairs; medians of A, B and A/B."""
+    ta, tb, ratios = [], [], []
+    for _ in range(runs):
+        before()
+        x = a()
+        y = b()
+        ta.append(x)
+        tb.append(y)
+        ratios.append(x / y)
+    return {
+        "seconds": round(statistics.median(ta), 3),
+        "mkdocs_seconds": round(statistics.median(tb), 3),
+        "ratio": round(statistics.median(ratios), 3),
+    }
+
+
+def plain_config(cfg: dict, project: Project) -> None:
+    """The publication's MkDocs settings without the gpu-insights plugin: what the plugin adds to
+    every site (theme overrides, extensions, assets) is written in, so MkDocs does the same work."""
+    plugins = [
+        p
+        for p in cfg.get("plugins", [])
+        if p != "gpu-insights" and not (isinstance(p, dict) and "gpu-insights" in p)
+    ]
+    cfg["plugins"] = plugins
+    theme = cfg.setdefault("theme", {})
+    if theme.get("custom_dir"):
+        theme["custom_dir"] = str(project.root / theme["custom_dir"])
+    else:
+        theme["custom_dir"] = str(THEME_DIR)
+    theme["features"] = list(theme.get("features") or []) + [
+        f for f in FEATURES if f not in (theme.get("features") or [])
+    ]
+    exts = cfg.setdefault("markdown_extensions", [])
+    names = {e if isinstance(e, str) else next(iter(e)) for e in exts}
+    exts += [e for e in EXTENSIONS if e not in names]
+    cfg["extra_css"] = list(cfg.get("extra_css", [])) + [
+        c for c in EXTRA_CSS if c not in cfg.get("extra_css", [])
+    ]
+    js = list(cfg.get("extra_javascript", []))
+    cfg["extra_javascript"] = js + [j for j in EXTRA_JS if j not in js]
+
+
+class Setup:
+    """A copy of the project, the official results, and a plain MkDocs config of its pages."""
+
+    def __init__(self, work: Path, results: Path, site_results: Path | None) -> None:
+        self.work, self.results, self.site_results = work, results, site_results
+        self.pristine = Project(ROOT).clone(work / "pristine")
+        self.project = Project(ROOT).clone(work / "project")
+        docs = work / "docs"
+        res = build(
+            project=self.project, results=site_results, site_dir=work / "site", log=quiet, keep_docs=docs
         )
-    )
-    print(f"full rebuild (every article rendered again; Vega bundle cached): {full:.2f} s")
+        manifest = load_manifest(self.project.data_dir)
+        table, _ = load_table(self.project, manifest, site_results)
+        cfg = yaml.safe_load(self.project.mkdocs_yml.read_text("utf-8"))
+        cfg.update(docs_dir=str(docs), site_dir=str(work / "plain-site"))
+        cfg["nav"] = site_nav(res.rendered, table, manifest, changes=False)
+        plain_config(cfg, self.project)
+        self.plain_yml = work / "plain.yml"
+        self.plain_yml.write_text(yaml.safe_dump(cfg, allow_unicode=True), "utf-8")
+        self.n_articles = len(res.rendered)
 
-    manifest = load_manifest(project.data_dir)
-    table, _ = load_table(project, manifest, results)
-    nav = site_nav(res.rendered, table, changes=False)
-    mk, _ = timed(lambda: run_mkdocs(project, docs, work / "plain-site", nav))
-    print(
-        f"plain mkdocs build of the same pre-rendered Markdown: {mk:.2f} s "
-        f"(overhead ratio: cold {cold / mk:.1f}x, full rebuild {full / mk:.1f}x)"
-    )
+    def mkdocs(self) -> float:
+        cmd = [sys.executable, "-m", "mkdocs", "build", "-q", "-f", str(self.plain_yml)]
+        return run(cmd, self.work, {"NO_MKDOCS_2_WARNING": "1"})
 
-    build(project=project, results=results, site_dir=work / "site", log=quiet)  # warm the cache
-    art = project.content_dir / "demo-per-gpu-sample.md"
-    art.write_text(art.read_text("utf-8") + "\n", "utf-8")
-    inc, _ = timed(lambda: build(project=project, results=results, site_dir=work / "site", log=quiet))
-    print(f"incremental rebuild after touching one article: {inc:.2f} s")
+    def build_cmd(self, site: Path | None = None) -> list[str]:
+        data = ["--results", str(self.site_results)] if self.site_results else []
+        return [CLI, "build", *data, "--site-dir", str(site or self.work / "site")]
 
-    lib = Library(table, manifest, Prices.load(project.data_dir / "prices.toml"))
-    checker = make_checker(project, manifest, table)
-    for path in sorted(project.content_dir.glob("*.md")):
-        t, (findings, rendered) = timed(lambda p=path: check_rendered(Renderer(lib), checker, [p]))
-        t_check, _ = timed(lambda rs=rendered: [checker.check(r) for r in rs])
-        print(
-            f"check {path.name}: {t:.2f} s rendered and checked, {t_check:.3f} s checks alone, "
-            f"{len(findings)} findings"
-        )
+
+def bench_ratios(s: Setup, runs: int) -> dict[str, object]:
+    fresh: list[Path] = []
+
+    def new_checkout() -> None:
+        d = s.work / f"cold-{len(fresh)}"
+        shutil.copytree(s.pristine.root, d / "project")
+        (d / "xdg").mkdir()
+        fresh.append(d)
+
+    def cold() -> float:
+        d = fresh[-1]
+        return run(s.build_cmd(d / "site"), d / "project", {"XDG_CACHE_HOME": str(d / "xdg")})
+
+    out: dict[str, object] = {"cold": paired(cold, s.mkdocs, runs, new_checkout)}
+    run(s.build_cmd(), s.project.root)
+    out["warm"] = paired(lambda: run(s.build_cmd(), s.project.root), s.mkdocs, runs)
+    article = s.project.content_dir / "demo-per-gpu-sample.md"  # built on the sample and the results
+    edits = iter(range(10_000))
+
+    def edit() -> None:
+        article.write_text(article.read_text("utf-8") + f"\nEdit {next(edits)}.\n", "utf-8")
+
+    out["incremental"] = paired(lambda: run(s.build_cmd(), s.project.root), s.mkdocs, runs, edit)
+    return out
+
+
+def bench_check(s: Setup, runs: int, *, quick: bool) -> dict[str, float]:
+    p = s.project
+    manifest = load_manifest(p.data_dir)
+    table, sample = load_table(p, manifest, s.results)
+    renderer = Renderer(Library(table, manifest, Prices.load(p.data_dir / "prices.toml")), sample=sample)
+    corpus = sorted((ROOT / "tests" / "corpus" / "articles").glob("*/*.md"))[:: 6 if quick else 1]
+    rendered = [r for r in (renderer.render(load_article(a)) for a in corpus) if not r.missing]
+    checker = make_checker(p, manifest, table, sample=sample)
+    for r in rendered[:5]:
+        checker.check(r)
+    t = time.perf_counter()
+    for r in rendered:
+        checker.check(r)
+    per_article = (time.perf_counter() - t) / len(rendered)
+    one = p.content_dir / "mlperf-inference-v6.1-per-gpu.md"
+    whole, startup = [], []
+    for _ in range(runs):
+        whole.append(run([CLI, "check", str(one), "--results", str(s.results)], p.root))
+        startup.append(run([CLI, "--version"], p.root))
+    return {
+        "check_seconds_per_article": round(per_article, 4),
+        "check_articles": len(rendered),
+        "check_one_article_seconds": round(statistics.median(whole), 3),
+        "startup_seconds": round(statistics.median(startup), 3),
+        "check_beyond_startup_seconds": round(statistics.median(whole) - statistics.median(startup), 3),
+    }
+
+
+# ---------------------------------------------------------------------------- synthetic scale
 
 
 def synthetic(results: Path, dest: Path, n_rounds: int, n_articles: int, seed: int = 1) -> Project:
-    """20 synthetic rounds of resampled real systems, and 100 articles over them."""
+    """*n_rounds* synthetic rounds of resampled real systems, and *n_articles* articles over them."""
     rng = random.Random(seed)
     systems: dict[str, list[dict]] = {}
     for f in sorted(results.glob("v*/summary_results.json")):
@@ -104,108 +202,156 @@ def synthetic(results: Path, dest: Path, n_rounds: int, n_articles: int, seed: i
             systems.setdefault(r["ID"], []).append(r)
     waived = {w.entry for r in load_manifest().rounds.values() for w in r.waivers}
     ids = sorted(set(systems) - waived)  # a waiver belongs to its own round only
-    project = copy_project(dest / "project")
+    gpt = [i for i in ids if any(r["Model"] == "gpt-oss-120b" for r in systems[i])]
+    project = Project(ROOT).clone(dest / "project")
     rounds_toml = []
     versions = [f"{7 + i // 2}.{i % 2}" for i in range(n_rounds)]
+    start = dt.date(2027, 1, 1)
     for k, v in enumerate(versions):
         rows = []
         # every round keeps the gpt-oss-120b systems (resampled values) so each article has rows
-        chosen = [i for i in ids if any(r["Model"] == "gpt-oss-120b" for r in systems[i])] + rng.choices(
-            ids, k=70
-        )
-        for n, sid in enumerate(chosen, start=1):
+        for n, sid in enumerate(gpt + rng.choices(ids, k=70), start=1):
             for r in systems[sid]:
+                factor = rng.uniform(0.8, 1.3)
                 rows.append(
                     {
                         **r,
                         "ID": f"{v}-{n:04d}",
                         "version": f"v{v}",
-                        "Performance_Result": r["Performance_Result"] * rng.uniform(0.8, 1.3),
+                        "Performance_Result": r["Performance_Result"] * factor,
                     }
                 )
         (dest / "results" / f"v{v}").mkdir(parents=True)
         (dest / "results" / f"v{v}" / "summary_results.json").write_text(json.dumps(rows), "utf-8")
-        pub = dt.date(2027, 1, 1) + dt.timedelta(days=180 * k)
+        pub = start + dt.timedelta(days=180 * k)
+        compat = ", ".join(f'"{p}"' for p in versions[:k])
         rounds_toml.append(
             f'[[round]]\nversion = "{v}"\npublished = "{pub}"\nretrieved = "{pub + dt.timedelta(days=20)}"\n'
             f'source = "synthetic"\nsource_label = "resampled"\ndownload_url = ""\nfile = "summary_results.json"\n'
-            f"compatible_with = [{', '.join(repr(p) for p in versions[:k])}]\n".replace("'", '"')
+            f"compatible_with = [{compat}]\n"
         )
     (project.data_dir / "rounds.toml").write_text("\n".join(rounds_toml), "utf-8")
+    date = start + dt.timedelta(days=180 * n_rounds + 30)  # after every round's publication window
     for p in project.content_dir.glob("*.md"):
         p.unlink()
     for i in range(n_articles):
-        v = versions[i % n_rounds]
-        chart = (
-            (
-                f'{{{{ chart("per_gpu_by_family", "gpt-oss-120b", "Server", round="{v}", '
-                f'families=["B200", "B300", "GB300", "MI355X"]) }}}}\n\n'
-            )
-            if i % 5 == 0
-            else ""
-        )
         (project.content_dir / f"article-{i:03d}.md").write_text(
-            f'---\ntitle: "Synthetic {i}"\ndate: 2040-01-01\nrounds: ["{v}"]\n---\n\n'
-            f'{{% set b = best("gpt-oss-120b", "Server", round="{v}", category="available", family="B300") %}}'
-            f"In MLPerf® Inference v{v}, the best B300 row delivers {{{{ b }}}} per GPU (entry {{{{ b.entry }}}}, "
-            f'{{{{ b.gpus }}}} GPUs), {{{{ pct_change(b, best("gpt-oss-120b", "Server", round="{v}", family="MI355X")) }}}} '
-            f"above the best MI355X row.{{{{ cite() }}}}\n\n"
-            f'{{{{ best_table("{v}", [["gpt-oss-120b", "Server"], ["deepseek-r1", "Offline"]], '
-            f'["B200", "B300", "GB200", "GB300", "MI355X"], median_of=["gpt-oss-120b", "Server"]) }}}}\n\n'
-            f"{chart}{{{{ footnotes() }}}}\n",
-            "utf-8",
+            _article(i, versions[i % n_rounds], date), "utf-8"
         )
     return project
 
 
-def scale_child(results: Path, n_rounds: int, n_articles: int) -> None:
+def _article(i: int, v: str, date: dt.date) -> str:
+    chart = (
+        f'{{{{ chart("per_gpu_by_family", "gpt-oss-120b", "Server", round="{v}", '
+        f'families=["B200", "B300", "GB300", "MI355X"]) }}}}\n\n'
+        if i % 5 == 0
+        else ""
+    )
+    return (
+        f'---\ntitle: "Synthetic {i}"\ndate: {date.isoformat()}\nrounds: ["{v}"]\n---\n\n'
+        f'{{% set b = best("gpt-oss-120b", "Server", round="{v}", category="available", family="B300") %}}'
+        f"In MLPerf® Inference v{v}, the best B300 row delivers {{{{ b }}}} per GPU (entry {{{{ b.entry }}}}, "
+        f'{{{{ b.gpus }}}} GPUs), {{{{ pct_change(b, best("gpt-oss-120b", "Server", round="{v}", family="MI355X")) }}}} '
+        f"above the best MI355X row.{{{{ cite() }}}}\n\n"
+        f'{{{{ best_table("{v}", [["gpt-oss-120b", "Server"], ["deepseek-r1", "Offline"]], '
+        f'["B200", "B300", "GB200", "GB300", "MI355X"], median_of=["gpt-oss-120b", "Server"]) }}}}\n\n'
+        f"{chart}{{{{ footnotes() }}}}\n"
+    )
+
+
+def scale_child(results: Path, n_rounds: int, n_articles: int, jobs: int) -> None:
     with tempfile.TemporaryDirectory() as d:
         project = synthetic(results, Path(d), n_rounds, n_articles)
         rows = sum(len(json.loads(f.read_text("utf-8"))) for f in (Path(d) / "results").glob("v*/*.json"))
-        t, res = timed(
-            lambda: build(
-                project=project,
-                results=Path(d) / "results",
-                site_dir=Path(d) / "site",
-                log=quiet,
-                use_cache=False,
+        t = time.perf_counter()
+        res = build(
+            project=project,
+            results=Path(d) / "results",
+            site_dir=Path(d) / "site",
+            log=quiet,
+            use_cache=False,
+            jobs=jobs,
+        )
+        secs = time.perf_counter() - t
+        peak = max(
+            resource.getrusage(who).ru_maxrss for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)
+        )
+        print(
+            json.dumps(
+                {
+                    "rounds": n_rounds,
+                    "rows": rows,
+                    "articles": n_articles,
+                    "jobs": jobs,
+                    "figures": sum(len(r.uses) for r in res.rendered),
+                    "seconds": round(secs, 2),
+                    "seconds_per_article": round(secs / n_articles, 4),
+                    "peak_mb": round(peak / 1024),
+                }
             )
         )
-        peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-        n_fig = sum(len(r.uses) for r in res.rendered)
-        print(
-            f"synthetic scale: {n_rounds} rounds ({rows:,} rows), {n_articles} articles, {n_fig:,} figures: "
-            f"{t:.1f} s, peak memory {peak_mb:.0f} MB"
-        )
+
+
+def bench_scale(results: Path, points: list[tuple[int, int, int]]) -> list[dict[str, object]]:
+    out = []
+    for n_rounds, n_articles, jobs in points:
+        cmd = [sys.executable, __file__, "--scale-child", "--results", str(results)]
+        cmd += ["--rounds", str(n_rounds), "--articles", str(n_articles), "--jobs", str(jobs)]
+        proc = subprocess.run(cmd, check=True, capture_output=True, text=True)
+        out.append(json.loads(proc.stdout.strip().splitlines()[-1]))
+    return out
+
+
+FULL_SCALE = [(r, 200, j) for j in (1, 2) for r in (5, 10, 20, 40)] + [(40, a, 2) for a in (50, 100)]
+QUICK_SCALE = [(5, 10, 2), (10, 10, 2)]
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser()
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--results", type=Path, default=ROOT.parent / "shared" / "mlperf")
-    ap.add_argument("--skip-scale", action="store_true")
+    ap.add_argument(
+        "--quick", action="store_true", help="three pairs and two small scale points (under 60 s)"
+    )
+    ap.add_argument("--json", action="store_true", help="print one JSON object")
+    ap.add_argument(
+        "--runs", type=int, default=None, help="pairs per ratio (default 3, or 5 without --quick)"
+    )
     ap.add_argument("--scale-child", action="store_true", help=argparse.SUPPRESS)
-    ap.add_argument("--rounds", type=int, default=20)
-    ap.add_argument("--articles", type=int, default=100)
+    ap.add_argument("--rounds", type=int, default=20, help=argparse.SUPPRESS)
+    ap.add_argument("--articles", type=int, default=100, help=argparse.SUPPRESS)
+    ap.add_argument("--jobs", type=int, default=2, help=argparse.SUPPRESS)
     args = ap.parse_args()
+    results = args.results.resolve()
     if args.scale_child:
-        scale_child(args.results, args.rounds, args.articles)
+        scale_child(results, args.rounds, args.articles, args.jobs)
         return
+    runs = args.runs or (3 if args.quick else 5)
     with tempfile.TemporaryDirectory() as d:
-        bench_site(args.results, Path(d))
-    if not args.skip_scale:
-        subprocess.run(
-            [
-                sys.executable,
-                __file__,
-                "--scale-child",
-                "--results",
-                str(args.results),
-                "--rounds",
-                str(args.rounds),
-                "--articles",
-                str(args.articles),
-            ],
-            check=True,
+        # --quick builds the site on the embedded sample (fewer pages), the full run on the results
+        s = Setup(Path(d), results, None if args.quick else results)
+        ratios = bench_ratios(s, runs)
+        check = bench_check(s, runs, quick=args.quick)
+    scale = bench_scale(results, QUICK_SCALE if args.quick else FULL_SCALE)
+    out = {
+        "articles": s.n_articles,
+        "pairs": runs,
+        **{f"{k}_ratio": v["ratio"] for k, v in ratios.items()},  # type: ignore[index]
+        "times": ratios,
+        **check,
+        "scale": scale,
+    }
+    if args.json:
+        print(json.dumps(out))
+        return
+    for k, v in ratios.items():
+        print(f"{k}: {v['seconds']} s, plain mkdocs {v['mkdocs_seconds']} s, ratio {v['ratio']}")  # type: ignore[index]
+    for k, v in check.items():
+        print(f"{k}: {v}")
+    for p in scale:
+        print(
+            f"scale {p['rounds']} rounds ({p['rows']:,} rows) x {p['articles']} articles, {p['jobs']} workers: "
+            f"{p['seconds']} s, {p['seconds_per_article']} s per article, peak {p['peak_mb']} MB"
         )
 
 

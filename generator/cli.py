@@ -3,6 +3,10 @@
 Each command parses options, calls one library function and prints its result.
 Library errors are :class:`~generator.errors.GpuInsightsError` (a ClickException),
 so they print as one clean message and exit with status 1.
+
+Each command imports the library it needs inside its function: start-up stays fast
+(``--help``, ``diff`` or a no-change ``build`` never load pandas, the renderer or MkDocs,
+which together cost more than half a second).
 """
 
 from __future__ import annotations
@@ -11,20 +15,62 @@ from pathlib import Path
 
 import click
 
-from . import __version__
+from generator import __version__
+from generator.errors import GpuInsightsError
+from generator.project import Project
 
 RESULTS_HELP = (
     "Folder with one sub-folder per round (v6.1/summary_results.json, ...). "
     "Default: the embedded sample in data/sample/."
 )
 SITE_DIR_HELP = "Where the site is written (default: site/)."
+JOBS_HELP = (
+    "Worker processes that render articles (default: one per core); the output is the same for any number."
+)
 DATA_DIR_HELP = "The project's data folder (rounds.toml, accelerators.toml, ...)."
+
+
+LIST_CHOICES = ["benchmarks", "families", "submitters", "scenarios", "kinds"]
+LIST_HELP = "Print the benchmarks, families, submitters, scenarios or submitter kinds of the loaded rows."
+CONFIG_HELP = "The publication's mkdocs.yml (default: found from the current folder upwards)."
 
 
 @click.group()
 @click.version_option(__version__, prog_name="gpu-insights")
-def main() -> None:
+@click.option(
+    "-f", "--config", type=click.Path(path_type=Path, dir_okay=False), default=None, help=CONFIG_HELP
+)
+@click.pass_context
+def main(ctx: click.Context, config: Path | None) -> None:
     """Per-GPU benchmark articles from official MLPerf(R) Inference results."""
+    ctx.obj = config
+
+
+def _project(ctx: click.Context) -> Project:
+    """The publication the command works on (``-f`` or the nearest mkdocs.yml)."""
+    return Project.discover(config=ctx.find_root().obj)
+
+
+def _data_dir(ctx: click.Context, given: Path | None) -> Path | None:
+    """``--data-dir``, else the publication's data folder, else (outside any publication) the defaults."""
+    if given is not None:
+        return given
+    try:
+        return _project(ctx).data_dir
+    except GpuInsightsError:
+        return None
+
+
+@main.command()
+@click.argument("directory", type=click.Path(path_type=Path, file_okay=False))
+def init(directory: Path) -> None:
+    """Create a new publication in DIRECTORY: mkdocs.yml, a starter article, data/ for overrides."""
+    from generator.project import init_publication
+
+    written = init_publication(directory)
+    click.echo(
+        f"wrote {len(written)} files into {directory}; build it with: cd {directory} && gpu-insights build"
+    )
 
 
 @main.command()
@@ -37,17 +83,23 @@ def main() -> None:
     help="Results folder to download into (DEST/v<ROUND>/<file>).",
 )
 @click.option("--url", default=None, help="Download from this URL instead of the manifest's.")
+@click.option("--allow-file", is_flag=True, help="Accept a file:// URL (copy a local file on purpose).")
 @click.option("--data-dir", type=click.Path(path_type=Path), default=None, help=DATA_DIR_HELP)
-def fetch(round_version: str, dest: Path, url: str | None, data_dir: Path | None) -> None:
-    """Download ROUND's official results file (resumable, checksummed)."""
-    from .fetch import fetch_round
-    from .manifest import load_manifest
-    from .results import read_results
+@click.pass_context
+def fetch(
+    ctx: click.Context,
+    round_version: str,
+    dest: Path,
+    url: str | None,
+    allow_file: bool,
+    data_dir: Path | None,
+) -> None:
+    """Download ROUND's official results file (resumable, checksummed, validated)."""
+    from generator.data.fetch import fetch_validated
+    from generator.data.manifest import load_manifest
 
-    manifest = load_manifest(data_dir)
-    rnd = manifest.round(round_version)
-    res = fetch_round(rnd, dest, url=url)
-    _, report = read_results(res.path, manifest, version=rnd.version)
+    manifest = load_manifest(_data_dir(ctx, data_dir))
+    res, report = fetch_validated(manifest, round_version, dest, url=url, allow_file=allow_file)
     click.echo(f"{res.path}: {res.status}, sha256 {res.sha256}")
     click.echo(report.summary_line())
 
@@ -60,12 +112,22 @@ def fetch(round_version: str, dest: Path, url: str | None, data_dir: Path | None
     help="Folder with one sub-folder per round.",
 )
 @click.option("--data-dir", type=click.Path(path_type=Path), default=None, help=DATA_DIR_HELP)
-def data(results: Path, data_dir: Path | None) -> None:
-    """Load and validate every round under --results; print one summary line per file."""
-    from .manifest import load_manifest
-    from .table import ResultsTable
+@click.option("--list", "what", type=click.Choice(LIST_CHOICES), default=None, help=LIST_HELP)
+@click.option("--round", "round_version", default=None, help="With --list: only this round's names.")
+def data(results: Path, data_dir: Path | None, what: str | None, round_version: str | None) -> None:
+    """Load and validate every round under --results; print one summary line per file.
+
+    With --list, print the names templates use instead (benchmarks, families, submitters,
+    scenarios or submitter kinds), one a line with what the rows say about it.
+    """
+    from generator.data.listing import listing_text
+    from generator.data.manifest import load_manifest
+    from generator.data.table import ResultsTable
 
     table = ResultsTable.from_dir(results, load_manifest(data_dir))
+    if what is not None:
+        click.echo(listing_text(table, what, round_version), nl=False)
+        return
     for rep in table.reports:
         click.echo(rep.summary_line())
 
@@ -82,20 +144,40 @@ def data(results: Path, data_dir: Path | None) -> None:
     default=None,
     help="A previous site (or its figures.json): add a page listing what changed since it.",
 )
-@click.option("--no-cache", is_flag=True, help="Render every article again (ignore .cache/render).")
+@click.option("--no-cache", is_flag=True, help="Render and check every article again (ignore .cache/).")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, help=JOBS_HELP)
+@click.pass_context
 def build(
-    results: Path | None, site_dir: Path | None, strict: bool, baseline: Path | None, no_cache: bool
+    ctx: click.Context,
+    results: Path | None,
+    site_dir: Path | None,
+    strict: bool,
+    baseline: Path | None,
+    no_cache: bool,
+    jobs: int | None,
 ) -> None:
     """Render every article in content/ and build the static site."""
-    from .site import build as do_build
+    from generator.site.reuse import reuse_unchanged
+
+    project = _project(ctx)
+    if (
+        not no_cache
+        and baseline is None
+        and reuse_unchanged(project, results, site_dir, strict=strict, log=click.echo)
+    ):
+        return
+    # imported only when something changed: loading pandas and the renderer costs ~0.5 s
+    from generator.site.build import build as do_build
 
     do_build(
+        project=project,
         results=results,
         site_dir=site_dir,
         strict=strict,
         log=click.echo,
         baseline=baseline,
         use_cache=not no_cache,
+        jobs=jobs,
     )
 
 
@@ -104,21 +186,40 @@ def build(
 @click.option("--results", type=click.Path(path_type=Path, file_okay=False), default=None, help=RESULTS_HELP)
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("--strict", is_flag=True, help="Exit 1 on warnings too.")
+@click.option(
+    "--config",
+    "check_config",
+    type=click.Path(path_type=Path, dir_okay=False, exists=True),
+    default=None,
+    help="Checker configuration (default: the publication's data/check.toml).",
+)
 @click.option("--rules-doc", is_flag=True, help="Print the rules reference (Markdown) and exit.")
-def check(paths: tuple[Path, ...], results: Path | None, fmt: str, strict: bool, rules_doc: bool) -> None:
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, help=JOBS_HELP)
+@click.pass_context
+def check(
+    ctx: click.Context,
+    paths: tuple[Path, ...],
+    results: Path | None,
+    fmt: str,
+    strict: bool,
+    check_config: Path | None,
+    rules_doc: bool,
+    jobs: int | None,
+) -> None:
     """Check articles against the MLPerf(R) Results Messaging Guidelines.
 
-    PATHS are article templates or folders of them (default: content/).
+    PATHS are articles (templates or hand-written Markdown) or folders of them (default:
+    content/). Exit status: 0 clean, 1 findings, 2 usage error, 3 internal error.
     """
     import json
 
-    from .check import failed, rules_markdown
-    from .site import Project, run_checks
+    from generator.check import failed, rules_markdown
+    from generator.site.build import run_checks
 
     if rules_doc:
         click.echo(rules_markdown(), nl=False)
         return
-    findings = run_checks(Project(), list(paths), results)
+    findings = run_checks(_project(ctx), list(paths), results, config=check_config, jobs=jobs)
     if fmt == "json":
         click.echo(json.dumps([f.as_dict() for f in findings], indent=1, ensure_ascii=False))
     else:
@@ -127,6 +228,8 @@ def check(paths: tuple[Path, ...], results: Path | None, fmt: str, strict: bool,
         n_err = sum(1 for f in findings if f.severity == "error")
         n_warn = sum(1 for f in findings if f.severity == "warning")
         click.echo(f"{n_err} error(s), {n_warn} warning(s)", err=True)
+    if any(f.rule == "MLP099" for f in findings):
+        raise SystemExit(3)
     if failed(findings, strict=strict):
         raise SystemExit(1)
 
@@ -143,7 +246,7 @@ def check(paths: tuple[Path, ...], results: Path | None, fmt: str, strict: bool,
 )
 def diff(old: Path, new: Path, markdown_out: Path | None) -> None:
     """Compare two builds (site folders or figures.json): figures and table rows that changed."""
-    from .diff import diff_builds, format_markdown, format_text
+    from generator.site.diff import diff_builds, format_markdown, format_text
 
     d = diff_builds(old, new)
     click.echo(format_text(d), nl=False)
@@ -168,8 +271,11 @@ def diff(old: Path, new: Path, markdown_out: Path | None) -> None:
 @click.option("--label", "source_label", default=None, help="How footnotes name the file at that source.")
 @click.option("--compatible-with", multiple=True, help="An earlier round comparable with this one.")
 @click.option("--replace", is_flag=True, help="Update a round that is already registered.")
+@click.option("--allow-file", is_flag=True, help="Accept a file:// URL as the source.")
 @click.option("--data-dir", type=click.Path(path_type=Path), default=None, help=DATA_DIR_HELP)
+@click.pass_context
 def add_round_cmd(
+    ctx: click.Context,
     version: str,
     source: str,
     published: str,
@@ -179,13 +285,14 @@ def add_round_cmd(
     source_label: str | None,
     compatible_with: tuple[str, ...],
     replace: bool,
+    allow_file: bool,
     data_dir: Path | None,
 ) -> None:
     """Register round VERSION from an official FILE or URL in data/rounds.toml, after validating it."""
     import datetime as dt
 
-    from .manifest import load_manifest
-    from .rounds import add_round
+    from generator.data.manifest import load_manifest
+    from generator.data.rounds import add_round
 
     def day(text: str, opt: str) -> dt.date:
         try:
@@ -194,7 +301,7 @@ def add_round_cmd(
             raise click.BadParameter(f"{text!r} is not a date (YYYY-MM-DD)", param_hint=opt) from None
 
     added = add_round(
-        load_manifest(data_dir),
+        load_manifest(_data_dir(ctx, data_dir)),
         version,
         source,
         published=day(published, "--published"),
@@ -203,7 +310,8 @@ def add_round_cmd(
         citation=citation,
         source_label=source_label,
         compatible_with=list(compatible_with),
-        replace=replace,
+        replace_existing=replace,
+        allow_file=allow_file,
     )
     click.echo(added.report.summary_line())
     click.echo(
@@ -219,21 +327,37 @@ def add_round_cmd(
     "--output",
     type=click.Path(path_type=Path),
     default=None,
-    help="Where to write the article (default: content/mlperf-inference-v<ROUND>-starter.md).",
+    help="Where to write the article (default: content/mlperf-inference-v<ROUND>-<starter|round-overview>.md).",
 )
 @click.option("--force", is_flag=True, help="Overwrite an existing file.")
-def new(round_version: str, results: Path | None, output: Path | None, force: bool) -> None:
-    """Scaffold a starter article for ROUND: best-per-family tables and a cross-round comparison."""
-    from .manifest import load_manifest, normalize_version
-    from .scaffold import scaffold, write_scaffold
-    from .site import Project, load_table
+@click.option(
+    "--kind",
+    type=click.Choice(["starter", "overview"]),
+    default="starter",
+    show_default=True,
+    help="starter: best-per-family tables; overview: a round overview (submitters, benchmarks, scale).",
+)
+@click.pass_context
+def new(
+    ctx: click.Context, round_version: str, results: Path | None, output: Path | None, force: bool, kind: str
+) -> None:
+    """Scaffold an article for ROUND: a starter (best-per-family tables) or a round overview."""
+    from generator.article.overview import overview
+    from generator.article.scaffold import scaffold, write_scaffold
+    from generator.data.manifest import load_manifest, normalize_version
+    from generator.site.build import load_table
 
-    project = Project()
+    project = _project(ctx)
     manifest = load_manifest(project.data_dir)
     table, _ = load_table(project, manifest, results)
     v = normalize_version(round_version)
-    path = output or project.content_dir / f"mlperf-inference-v{v}-starter.md"
-    write_scaffold(path, scaffold(table, manifest, v), force=force)
+    make = overview if kind == "overview" else scaffold
+    path = (
+        output
+        or project.content_dir
+        / f"mlperf-inference-v{v}-{'round-overview' if kind == 'overview' else 'starter'}.md"
+    )
+    write_scaffold(path, make(table, manifest, v), force=force)
     click.echo(f"wrote {path}; check it with: gpu-insights check {path} --results DIR")
 
 
@@ -243,23 +367,23 @@ def new(round_version: str, results: Path | None, output: Path | None, force: bo
     "--site-dir", type=click.Path(path_type=Path, file_okay=False), default=None, help=SITE_DIR_HELP
 )
 @click.option("--port", type=int, default=8000, show_default=True)
-def serve(results: Path | None, site_dir: Path | None, port: int) -> None:
+@click.pass_context
+def serve(ctx: click.Context, results: Path | None, site_dir: Path | None, port: int) -> None:
     """Live preview on 127.0.0.1: rebuild when an article, data file or results file changes."""
-    from .serve import serve as do_serve
-    from .site import Project
+    from generator.site.serve import serve as do_serve
 
-    project = Project()
+    project = _project(ctx)
     do_serve(project, results, site_dir or project.root / "site", port=port, log=click.echo)
 
 
 @main.command()
 @click.option("--write", is_flag=True, help="Write docs/placeholders.md and docs/compliance-rules.md.")
-def docs(write: bool) -> None:
+@click.pass_context
+def docs(ctx: click.Context, write: bool) -> None:
     """Print (or write) the reference pages generated from the code."""
-    from .check import rules_markdown
-    from .docs import placeholders_markdown
-    from .functions import Library
-    from .site import Project
+    from generator.article.functions import Library
+    from generator.check import rules_markdown
+    from generator.docs import placeholders_markdown
 
     pages = {
         "placeholders.md": placeholders_markdown(Library.namespace_functions()),
@@ -267,7 +391,7 @@ def docs(write: bool) -> None:
     }
     for name, text in pages.items():
         if write:
-            (Project().root / "docs" / name).write_text(text, encoding="utf-8")
+            (_project(ctx).root / "docs" / name).write_text(text, encoding="utf-8")
             click.echo(f"wrote docs/{name}")
         else:
             click.echo(text)

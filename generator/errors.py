@@ -36,6 +36,10 @@ class TemplateError(GpuInsightsError):
     """An article template failed to render; the message names the file and line."""
 
 
+class ClaimFailed(GpuInsightsError):
+    """A claim an article makes in prose (``holds``, ``leader``, ``only``) is false for the data."""
+
+
 class MissingRound(GpuInsightsError):
     """An article needs a round whose official file is not available."""
 

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from generator.manifest import Manifest, load_manifest
-from generator.table import ResultsTable
+from generator.data.manifest import Manifest, load_manifest
+from generator.data.table import ResultsTable
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = Path(__file__).resolve().parent / "corpus"

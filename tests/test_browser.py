@@ -1,87 +1,250 @@
-"""The built reference article in real headless Chromium, offline: charts draw, notes link."""
+"""The site built from the official results, in real headless Chromium at 1280 and 390 px, offline.
+
+On every kind of page: no horizontal page overflow and no table wider than its column, charts at
+least 90% of their column with text of at least 11 px, entry IDs on one line, results cells
+right-aligned, no request outside localhost; on the article:
+footnote previews on hover and back-links; axe-core finds no serious or critical violation
+on any page. Screenshots of the article at both widths go to ``screenshots/`` (see README).
+"""
 
 from __future__ import annotations
 
-import functools
-import http.server
-import shutil
-import threading
+import json
 from collections.abc import Iterator
 from pathlib import Path
-from urllib.parse import urlparse
+from typing import Any
 
+import feedparser
 import pytest
 
-from generator.site import build
+from generator.site.build import build
 
-CHROMIUM = "/usr/bin/chromium"
+from .browser import chromium, need_chromium, offline_page, serve_dir
+from .conftest import ROOT
+
 pytestmark = pytest.mark.browser
+
+ARTICLE = "mlperf-inference-v6.1-per-gpu.html"
+#: one page of every kind the site has
+PAGE_KINDS = [
+    "index.html",
+    ARTICLE,
+    "demo-per-gpu-sample.html",
+    "rounds/v6.1.html",
+    "benchmarks/gpt-oss-120b.html",
+    "data/v6.1.html",
+    f"review/{ARTICLE}",
+    "review/index.html",
+    f"review/compliance-{ARTICLE}",
+]
+WIDTHS = [1280, 390]
+SCREENSHOTS = ROOT / "screenshots"
+
+#: the layout facts a test asserts on, measured in the page
+MEASURE = """() => {
+  const col = document.querySelector("article.md-content__inner");
+  const cs = getComputedStyle(col);
+  const column = col.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
+  const charts = [...document.querySelectorAll(".gi-vega.gi-drawn svg")].map(svg => {
+    const scale = svg.getBoundingClientRect().width / (svg.width.baseVal.value || 1);
+    const sizes = [...svg.querySelectorAll("text")].filter(t => t.textContent.trim())
+      .map(t => parseFloat(getComputedStyle(t).fontSize) * scale);
+    return {width: svg.getBoundingClientRect().width, smallest: Math.min(...sizes)};
+  });
+  const wrapped = [...document.querySelectorAll(".gi-id")]
+    .filter(e => e.offsetParent !== null && e.getClientRects().length > 1).map(e => e.textContent);
+  const tables = [...document.querySelectorAll(".md-typeset table")].filter(t => t.offsetParent !== null);
+  return {
+    overflow: document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    wideTables: tables.filter(t => t.scrollWidth > t.parentElement.clientWidth + 1).map(t => t.rows[0].innerText),
+    numberAlign: [...new Set([...document.querySelectorAll("td")].filter(td => td.querySelector(".gi-sub"))
+      .map(td => getComputedStyle(td).textAlign))],
+    column, charts, wrapped, ids: document.querySelectorAll(".gi-id").length,
+    expected: document.querySelectorAll(".gi-vega").length,
+  };
+}"""
 
 
 @pytest.fixture(scope="module")
-def served_site(tmp_path_factory: pytest.TempPathFactory, shared_dir: Path) -> Iterator[str]:
-    if not Path(CHROMIUM).exists() or shutil.which("chromium") is None:
-        pytest.fail("Debian chromium is required for the browser test: apt-get install chromium")
+def served_site(tmp_path_factory: pytest.TempPathFactory, shared_dir: Path) -> Iterator[tuple[str, Path]]:
+    need_chromium()
     site = tmp_path_factory.mktemp("browser") / "site"
     build(results=shared_dir, site_dir=site, log=lambda _: None)
-    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(site))
-    handler.log_message = lambda *a: None  # type: ignore[method-assign]
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}"
-    httpd.shutdown()
-    httpd.server_close()
+    with serve_dir(site) as url:
+        yield url, site
 
 
-def test_article_renders_offline_with_charts_and_working_footnotes(served_site: str) -> None:
-    from playwright.sync_api import sync_playwright
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with chromium() as b:
+        yield b
 
-    outside: list[str] = []
-    with sync_playwright() as p:
-        browser = p.chromium.launch(
-            executable_path=CHROMIUM,
-            args=[
-                "--headless",
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--disable-sync",
-                "--no-first-run",
-            ],
+
+def open_page(browser: Any, url: str, width: int, outside: list[str], scheme: str = "light") -> Any:
+    page = offline_page(browser, outside, viewport={"width": width, "height": 900}, color_scheme=scheme)
+    page.goto(url, wait_until="networkidle")
+    if page.locator(".gi-vega").count():
+        page.wait_for_function(
+            "[...document.querySelectorAll('.gi-vega')].every(e => e.classList.contains('gi-drawn'))",
+            timeout=20_000,
         )
-        try:
-            page = browser.new_page()
+    return page
 
-            def guard(route, request):  # type: ignore[no-untyped-def]
-                host = urlparse(request.url).hostname
-                if request.url.startswith("data:") or host in ("127.0.0.1", "localhost"):
-                    route.continue_()
-                else:
-                    outside.append(request.url)
-                    route.abort()
 
-            page.route("**/*", guard)
-            errors: list[str] = []
-            page.on("pageerror", lambda e: errors.append(str(e)))
-            page.goto(f"{served_site}/mlperf-inference-v6.1-per-gpu.html", wait_until="networkidle")
-            page.wait_for_selector(".gi-vega.gi-drawn svg", timeout=20_000)
-            drawn = page.locator(".gi-vega.gi-drawn").count()
-            assert drawn == page.locator(".gi-vega").count() == 3
-            assert page.locator(".gi-vega.gi-drawn svg .mark-rect path").count() > 0
+@pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize("name", PAGE_KINDS)
+def test_every_page_kind_fits_the_screen(
+    served_site: tuple[str, Path], browser: Any, name: str, width: int
+) -> None:
+    url, _ = served_site
+    outside: list[str] = []
+    errors: list[str] = []
+    page = open_page(browser, f"{url}/{name}", width, outside)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    m = page.evaluate(MEASURE)
+    assert m["overflow"] <= 0, f"{name} at {width}px overflows by {m['overflow']}px"
+    assert len(m["charts"]) == m["expected"]
+    for ch in m["charts"]:
+        assert ch["width"] >= 0.9 * m["column"], (name, width, ch, m["column"])
+        assert ch["smallest"] >= 11, (name, width, ch)
+    assert m["wrapped"] == [], f"entry IDs broken across lines on {name} at {width}px"
+    assert m["wideTables"] == [], f"tables scroll sideways on {name} at {width}px"
+    assert m["numberAlign"] in ([], ["right"])
+    assert errors == [] and outside == []
+    page.close()
 
-            link = page.locator('a[href="#mlperf-fn-2"]').first
-            link.click()
-            page.wait_for_function("location.hash === '#mlperf-fn-2'")
-            note = page.locator("#mlperf-fn-2")
-            assert note.count() == 1
-            box = note.bounding_box()
-            assert box is not None and 0 <= box["y"] < page.viewport_size["height"]  # type: ignore[index]
-            li_text = page.locator("li", has=page.locator("#mlperf-fn-2")).inner_text()
-            assert li_text.startswith(
-                "MLPerf® Inference v6.0 Closed Datacenter; gpt-oss-120b (Server, Offline)."
-            )
-            assert errors == []
-        finally:
-            browser.close()
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_footnote_preview_on_hover_and_back_link(
+    served_site: tuple[str, Path], browser: Any, width: int
+) -> None:
+    url, _ = served_site
+    outside: list[str] = []
+    page = open_page(browser, f"{url}/{ARTICLE}", width, outside)
+    ref = page.locator("sup a.footnote-ref").first
+    ref.scroll_into_view_if_needed()
+    ref.hover()
+    tip = page.locator(".md-tooltip2--active .md-tooltip2__inner")
+    tip.wait_for(state="visible", timeout=5_000)
+    assert "MLPerf® Inference v6.1 Closed Datacenter." in tip.inner_text()
+    ref.click()
+    note_id = ref.get_attribute("href")
+    assert note_id is not None
+    page.wait_for_function(f"location.hash === {note_id!r}")
+    note = page.locator(f"li[id='{note_id[1:]}']")
+    assert note.locator("a[href^='https://github.com/mlcommons/inference_results_v6.1/']").count() > 0
+    back = note.locator("a.footnote-backref").first
+    back.click()
+    page.wait_for_function("location.hash.startsWith('#fnref')")
+    box = page.locator(f"[id='{page.evaluate('location.hash').lstrip('#')}']").bounding_box()
+    assert box is not None and 0 <= box["y"] < 900
+    SCREENSHOTS.mkdir(exist_ok=True)
+    page.evaluate("window.scrollTo(0, 0)")
+    page.screenshot(path=str(SCREENSHOTS / f"article-{width}.png"), full_page=True)
     assert outside == []
+    page.close()
+
+
+def test_axe_finds_no_serious_or_critical_violation_on_any_page(
+    served_site: tuple[str, Path], browser: Any
+) -> None:
+    from axe_playwright_python.sync_playwright import Axe  # the browser tests alone need it
+
+    url, site = served_site
+    axe = Axe()
+    found: dict[str, list[str]] = {}
+    pages = sorted(str(p.relative_to(site)) for p in site.rglob("*.html"))
+    assert len(pages) > len(PAGE_KINDS)
+    for name in pages:
+        outside: list[str] = []
+        page = open_page(browser, f"{url}/{name}", 1280, outside)
+        violations = axe.run(page).response["violations"]
+        bad = [f"{v['id']} ({v['impact']})" for v in violations if v["impact"] in ("serious", "critical")]
+        if bad:
+            found[name] = bad
+        page.close()
+    for name in PAGE_KINDS:  # the phone width, in the dark palette
+        outside = []
+        page = open_page(browser, f"{url}/{name}", 390, outside, scheme="dark")
+        assert page.evaluate("document.body.getAttribute('data-md-color-scheme')") == "slate"
+        violations = axe.run(page).response["violations"]
+        bad = [f"{v['id']} ({v['impact']})" for v in violations if v["impact"] in ("serious", "critical")]
+        if bad:
+            found[f"{name} (390 px, dark)"] = bad
+        page.close()
+    assert found == {}
+
+
+def test_charts_have_tooltips_descriptions_and_follow_the_dark_palette(
+    served_site: tuple[str, Path], browser: Any
+) -> None:
+    url, _ = served_site
+    outside: list[str] = []
+    page = open_page(browser, f"{url}/demo-per-gpu-sample.html", 390, outside)
+    svg = page.locator(".gi-vega.gi-drawn svg").first
+    caption = page.locator(".gi-chart + p em").first.inner_text()
+    assert svg.get_attribute("aria-label") == caption.split(": ", 1)[1]
+    svg.scroll_into_view_if_needed()
+    page.locator(".gi-vega.gi-drawn svg .mark-rect path").first.hover()
+    tip = page.locator("#vg-tooltip-element.visible")
+    tip.wait_for(state="visible", timeout=5_000)
+    text = tip.inner_text()
+    for key in ("Entry", "Submitter", "System", "GPUs", "Per GPU"):
+        assert key in text
+    bars = [
+        b
+        for b in (x.bounding_box() for x in page.locator(".gi-vega.gi-drawn svg .mark-rect path").all())
+        if b
+    ]
+    right = max(bars, key=lambda b: b["x"] + b["width"])  # the tooltip of the right-most bar end
+    page.mouse.move(right["x"] + right["width"] - 2, right["y"] + right["height"] / 2, steps=8)
+    page.wait_for_timeout(300)
+    box = tip.bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390, box
+    light = page.evaluate(
+        "getComputedStyle(document.querySelector('.gi-vega svg .role-axis-label text')).fill"
+    )
+    page.evaluate("document.body.setAttribute('data-md-color-scheme', 'slate')")
+    page.wait_for_function(
+        f"getComputedStyle(document.querySelector('.gi-vega svg .role-axis-label text')).fill !== {light!r}",
+        timeout=10_000,
+    )
+    dark = page.evaluate(
+        "getComputedStyle(document.querySelector('.gi-vega svg .role-axis-label text')).fill"
+    )
+    assert dark == "rgb(226, 228, 233)"
+    page.emulate_media(media="print")
+    assert page.locator(".md-sidebar--primary").first.is_hidden()
+    assert outside == []
+    page.close()
+
+
+def test_one_colour_per_family_in_every_chart(served_site: tuple[str, Path]) -> None:
+    _, site = served_site
+    scales = []
+    for spec_file in sorted((site / "charts").glob("*.vl.json")):
+        spec = json.loads(spec_file.read_text("utf-8"))
+        assert spec["width"] == "container", spec_file.name  # every chart follows the column
+        if "color" not in spec["layer"][0]["encoding"]:
+            continue  # a chart of rounds or benchmarks, not of families
+        bars = spec["layer"][0]["encoding"]["color"]
+        assert bars["field"] == "family"
+        scales.append(dict(zip(bars["scale"]["domain"], bars["scale"]["range"], strict=True)))
+        assert spec["width"] == "container"
+    assert len(scales) == 4
+    shared = set.intersection(*(set(s) for s in scales))
+    assert {"B200", "B300", "MI355X"} <= shared
+    for fam in shared:
+        assert len({s[fam] for s in scales}) == 1
+
+
+def test_the_feed_lists_every_article_of_the_site_with_its_date(served_site: tuple[str, Path]) -> None:
+    _, site = served_site
+    feed = feedparser.parse((site / "feed_rss_created.xml").read_bytes())
+    assert feed.bozo == 0
+    got = sorted((e.link.rsplit("/", 1)[-1], e.published_parsed[:3]) for e in feed.entries)
+    assert got == [
+        ("demo-per-gpu-sample.html", (2026, 10, 5)),
+        (ARTICLE, (2026, 10, 5)),
+        ("mlperf-inference-v6.1-round-overview.html", (2026, 10, 5)),
+    ]

@@ -12,7 +12,8 @@ from click.testing import CliRunner
 
 from generator.cli import main
 from generator.errors import TemplateError
-from generator.site import Project, build
+from generator.project import Project
+from generator.site.build import build
 
 from .conftest import ROOT, TINY_ROWS, write_results
 
@@ -50,11 +51,17 @@ def test_default_build_uses_the_embedded_sample(tmp_path: Path) -> None:
 def test_golden_build_on_a_tiny_inline_dataset(tmp_path: Path) -> None:
     """Refresh with: GPU_INSIGHTS_UPDATE_GOLDEN=1 .venv/bin/python -m pytest tests/test_build.py -k golden"""
     results = write_results(tmp_path / "results", TINY_ROWS)
-    res = build(project=tiny_project(tmp_path), results=results, site_dir=tmp_path / "site", log=quiet)
+    docs = tmp_path / "docs"
+    res = build(
+        project=tiny_project(tmp_path), results=results, site_dir=tmp_path / "site", log=quiet, keep_docs=docs
+    )
     md = (res.site_dir / "sources" / "tiny.md").read_text("utf-8")
     ledger = (res.site_dir / "figures.json").read_text("utf-8")
     spec = (res.site_dir / "charts" / "tiny-1.vl.json").read_text("utf-8")
     outputs = {"tiny.expected.md": md, "figures.expected.json": ledger, "tiny-1.expected.vl.json": spec}
+    # the reader's page and the review page made from it (footnotes, tables, highlighted figures)
+    outputs["tiny.reader.expected.md"] = (docs / "tiny.md").read_text("utf-8")
+    outputs["tiny.review.expected.md"] = (docs / "review" / "tiny.md").read_text("utf-8")
     if UPDATE:
         for name, text in outputs.items():
             (GOLDEN / name).write_text(text, encoding="utf-8")

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
+from generator.data.manifest import Manifest
+from generator.data.results import read_results
 from generator.errors import DataError
-from generator.manifest import Manifest
-from generator.results import read_results
 
 BAD = Path(__file__).resolve().parent / "corpus" / "bad_results"
 

@@ -9,10 +9,10 @@ from pathlib import Path
 import openpyxl
 import pytest
 
+from generator.data.manifest import Manifest
+from generator.data.results import COLUMNS, read_results
+from generator.data.table import ResultsTable
 from generator.errors import LookupFailed, MissingRound
-from generator.manifest import Manifest
-from generator.results import COLUMNS, read_results
-from generator.table import ResultsTable
 
 
 def test_all_three_rounds_load_with_their_row_counts(official: ResultsTable) -> None:

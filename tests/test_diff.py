@@ -8,7 +8,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from generator.cli import main
-from generator.diff import diff_builds, format_markdown, format_text, tables_of
+from generator.site.diff import diff_builds, format_markdown, format_text, tables_of
 
 TABLE = """*Table 1: best rows.*
 

@@ -13,9 +13,9 @@ import pytest
 from click.testing import CliRunner
 
 from generator.cli import main
+from generator.data.fetch import fetch_round
+from generator.data.manifest import Manifest
 from generator.errors import FetchError
-from generator.fetch import fetch_round
-from generator.manifest import Manifest
 
 
 class _Handler(http.server.BaseHTTPRequestHandler):

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from generator.functions import Library, Prices
-from generator.manifest import Manifest
-from generator.render import Rendered, Renderer, load_article
-from generator.table import ResultsTable
+from generator.article.functions import Library, Prices
+from generator.article.render import Rendered, Renderer, load_article
+from generator.data.manifest import Manifest
+from generator.data.table import ResultsTable
 
 from .conftest import ROOT, shared_reference_dir
 
@@ -204,7 +204,7 @@ def test_table_one_has_best_rows_gpu_counts_and_medians(rendered: Rendered) -> N
 def test_provenance_appendix_lists_formula_and_entries(rendered: Rendered) -> None:
     assert '<details class="gi-provenance" markdown="1">' in rendered.markdown
     assert (
-        "| 5.65× | per_gpu(6.1-0107 deepseek-r1 Server) / per_gpu(5.1-0072 deepseek-r1 Server) | "
+        "| 5.65× | per\\_gpu(6.1-0107 deepseek-r1 Server) / per\\_gpu(5.1-0072 deepseek-r1 Server) | "
         "5.1-0072 deepseek-r1 Server, 6.1-0107 deepseek-r1 Server |"
     ) in rendered.markdown
 
@@ -215,3 +215,29 @@ def test_reference_article_is_not_built_from_the_sample(manifest: Manifest, tmp_
     r = Renderer(lib, sample=True).render(load_article(ARTICLE))
     assert r.missing.startswith("this article needs the official results of round(s) v5.1, v6.0, v6.1")
     assert "`gpu-insights fetch ROUND`" in r.markdown
+
+
+def test_the_14000_sentence_is_reported_as_the_published_texts_erratum(rendered: Rendered) -> None:
+    sentence = (
+        "only the GB300 and B300 rows clear 14,000 tokens/s per GPU on gpt-oss-120b Server among 8-GPU or "
+        "smaller systems"
+    )
+    assert sentence in published()
+    [e] = rendered.errata
+    assert (e.message, e.why) == (
+        sentence,
+        "entry 6.1-0003 gpt-oss-120b Server (AMD, MI355X, 8 GPUs): 14,155 per GPU",
+    )
+    assert (
+        "## Errata\n\n- **Erratum (published text of October 5, 2026).** The text says that "
+        + sentence
+        + ". "
+        "The official results contradict it: entry 6.1-0003 gpt-oss-120b Server (AMD, MI355X, 8 GPUs): "
+        "14,155 per GPU."
+    ) in rendered.markdown
+
+
+def test_the_template_uses_the_query_api() -> None:
+    text = ARTICLE.read_text("utf-8")
+    assert "|string" not in text.replace(" ", "")
+    assert text.count("{%- set") < 59  # 59 before the query API

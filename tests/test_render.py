@@ -6,12 +6,12 @@ from pathlib import Path
 
 import pytest
 
+from generator.article.figures import Figure
+from generator.article.functions import Library, Prices
+from generator.article.render import Renderer, load_article
+from generator.data.manifest import Manifest
+from generator.data.table import ResultsTable
 from generator.errors import TemplateError
-from generator.figures import Figure
-from generator.functions import Library, Prices
-from generator.manifest import Manifest
-from generator.render import Renderer, load_article
-from generator.table import ResultsTable
 
 from .conftest import ROOT
 

@@ -11,11 +11,12 @@ import pytest
 from click.testing import CliRunner
 
 from generator.cli import main
-from generator.diff import diff_builds, format_text
+from generator.data.manifest import load_manifest
+from generator.data.rounds import add_round
 from generator.errors import DataError, ManifestError
-from generator.manifest import load_manifest
-from generator.rounds import add_round
-from generator.site import Project, build
+from generator.project import Project
+from generator.site.build import build
+from generator.site.diff import diff_builds, format_text
 
 from .conftest import ROOT
 
@@ -161,7 +162,8 @@ def test_incremental_rebuild_reuses_unchanged_articles(tmp_path: Path, shared_di
     def run() -> list[str]:
         lines: list[str] = []
         build(project=project, results=results, site_dir=tmp_path / "site", log=lines.append)
-        return [ln for ln in lines if ln.startswith("[")]
+        # the round overview counts every row of its round, so any data change re-renders it
+        return [ln for ln in lines if ln.startswith("[") and "round-overview" not in ln]
 
     first = run()
     assert all("(cached)" not in ln for ln in first) and len(first) == 2
@@ -215,10 +217,10 @@ def test_new_scaffolds_a_starter_article_that_renders_and_passes_the_checks(
 ) -> None:
     import datetime as dt
 
+    from generator.article.functions import Library, Prices
+    from generator.article.render import Renderer, load_article
+    from generator.article.scaffold import scaffold, write_scaffold
     from generator.check import CheckConfig, Checker
-    from generator.functions import Library, Prices
-    from generator.render import Renderer, load_article
-    from generator.scaffold import scaffold, write_scaffold
 
     text = scaffold(official, manifest, "6.1", today=dt.date(2026, 12, 2))  # type: ignore[arg-type]
     path = tmp_path / "starter.md"
@@ -227,13 +229,8 @@ def test_new_scaffolds_a_starter_article_that_renders_and_passes_the_checks(
     assert 'old = best("gpt-oss-120b", "Server", round="6.0", category="available")' in text
     lib = Library(official, manifest, Prices.load(ROOT / "data" / "prices.toml"))  # type: ignore[arg-type]
     r = Renderer(lib).render(load_article(path))
-    checker = Checker(
-        manifest,
-        CheckConfig.load(ROOT / "data" / "check.toml"),  # type: ignore[arg-type]
-        set(official.df["result_id"]),
-        set(official.df["benchmark"]),
-    )  # type: ignore[attr-defined]
-    assert [str(f) for f in checker.check(r) if f.severity == "error"] == []
+    checker = Checker(manifest, CheckConfig.load(ROOT / "data" / "check.toml"), official)  # type: ignore[arg-type]
+    assert [str(f) for f in checker.check(r)] == []  # --strict: no warnings either
     assert "| B300 | 14,211 (8 GPUs, 6.1-0052)<br>median 13,417 of 16 |" in r.markdown
     with pytest.raises(Exception, match="already exists; pass --force to overwrite it"):
         write_scaffold(path, text)
@@ -244,7 +241,7 @@ def test_serve_rebuilds_when_an_article_changes(tmp_path: Path) -> None:
     import time
     import urllib.request
 
-    from generator.serve import serve
+    from generator.site.serve import serve
 
     from .conftest import TINY_ROWS, write_results
     from .test_build import tiny_project

@@ -1,0 +1,466 @@
+"""Charts as Vega-Lite specs (drawn with Altair), rendered offline.
+
+Each chart becomes ``charts/<slug>-<n>.vl.json`` (the spec, drawn in the browser
+by the Vega bundle the site serves itself) and ``charts/<slug>-<n>.svg`` (a
+static fallback made with vl-convert). The caption and its footnote markers are
+Markdown text beside the chart, never only inside the image.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pandas as pd
+
+from generator.lazy import lazy
+
+if TYPE_CHECKING:
+    import altair as alt
+    import vl_convert as vlc
+else:  # drawn only when a chart is rendered, not for cached articles or `check`
+    alt = lazy("altair")
+    vlc = lazy("vl_convert")
+
+from generator.article.figures import Figure
+from generator.article.functions import Library
+from generator.errors import LookupFailed
+
+
+@dataclass
+class Chart:
+    """A chart waiting to be placed: spec, caption and the figures it plots."""
+
+    spec: dict
+    caption: str
+    figures: tuple[Figure, ...]
+    name: str = ""
+    svg: str = field(default="", repr=False)
+
+
+def _spec(chart: alt.TopLevelMixin) -> dict:
+    spec = chart.to_dict()
+    spec.pop("$schema", None)
+    spec["$schema"] = "https://vega.github.io/schema/vega-lite/v6.json"
+    return spec
+
+
+def per_gpu_by_family(
+    lib: Library,
+    benchmark: str,
+    scenario: str,
+    *,
+    round: str,
+    families: Sequence[str],
+    category: str = "available",
+    gpus: int | None = None,
+    title: str = "",
+) -> Chart:
+    """Bar chart: best per-GPU value of each family (one bar per family)."""
+    figs, data = [], []
+    for fam in families:
+        try:
+            f = lib.best(benchmark, scenario, round=round, category=category, family=fam, gpus=gpus)
+        except LookupFailed:
+            continue
+        figs.append(f)
+        data.append(
+            {"family": fam, "per_gpu": round_(f.value), "entry": str(f.entry), "gpus": f.row.gpus, **_who(f)}
+        )
+    if not data:
+        raise LookupFailed(f"no {benchmark} {scenario} rows in v{round} for {', '.join(families)}")
+    df = pd.DataFrame(data)
+    name = lib.manifest.rules.display_name(benchmark)
+    where = "" if gpus is None else f"{gpus}-GPU "
+    caption = (
+        f"Best {category.capitalize()} Closed {where}row per family, {name} {scenario}, "
+        f"MLPerf® Inference v{round}; per-GPU values are derived metrics."
+    )
+    spec = _bars(
+        df,
+        title or f"{name} {scenario}: best per-GPU result by family (v{round})",
+        # best first (an explicit order: "-x" is lost when the value labels are layered on the bars)
+        alt.Y("family:N", sort=list(df.sort_values("per_gpu", ascending=False)["family"]), title=None),
+        _units(figs),
+        lib,
+        caption,
+    )
+    return Chart(spec, caption, tuple(figs))
+
+
+def cross_round(
+    lib: Library, pairs: Sequence[Sequence[str]], benchmark: str, scenario: str, title: str = ""
+) -> Chart:
+    """Grouped bars: per-GPU value of the same system in two rounds, one pair per label.
+
+    ``pairs`` are ``(label, old_entry, new_entry)``.
+    """
+    figs, data = [], []
+    for label, old, new in pairs:
+        for entry in (old, new):
+            f = lib.per_gpu(entry, benchmark, scenario)
+            figs.append(f)
+            data.append(
+                {
+                    "label": f"{label} v{f.row.round}",
+                    "system_label": label,
+                    "round": f"v{f.row.round}",
+                    "per_gpu": round_(f.value),
+                    "entry": entry,
+                    "family": f.row.family,
+                    "gpus": f.row.gpus,
+                    **_who(f),
+                }
+            )
+    df = pd.DataFrame(data)
+    name = lib.manifest.rules.display_name(benchmark)
+    rounds = sorted({str(d["round"]) for d in data})
+    caption = (
+        f"Same system, {' and '.join(rounds)}: MLPerf® Inference Closed {name} {scenario}; "
+        f"per-GPU values are derived metrics."
+    )
+    spec = _bars(
+        df,
+        title or f"{name} {scenario}: per-GPU result across rounds",
+        alt.Y("label:N", sort=None, title=None),
+        _units(figs),
+        lib,
+        caption,
+        opacity=alt.Opacity("round:N", sort=rounds, scale=alt.Scale(range=[0.55, 1.0]), legend=None),
+    )
+    return Chart(spec, caption, tuple(figs))
+
+
+def available_vs_preview(
+    lib: Library, benchmark: str, scenario: str, *, round: str, title: str = ""
+) -> Chart:
+    """Best per-GPU row of each category (Available, Preview, RDI) in one round."""
+    figs, data = [], []
+    for cat in ("available", "preview", "rdi"):
+        try:
+            f = lib.best(benchmark, scenario, round=round, category=cat)
+        except LookupFailed:
+            continue
+        figs.append(f)
+        data.append(
+            {
+                "category": cat.capitalize(),
+                "per_gpu": round_(f.value),
+                "entry": str(f.entry),
+                "family": f.row.family,
+                "gpus": f.row.gpus,
+                **_who(f),
+            }
+        )
+    df = pd.DataFrame(data)
+    name = lib.manifest.rules.display_name(benchmark)
+    caption = (
+        f"Best Closed row per category, {name} {scenario}, MLPerf® Inference v{round}; "
+        f"Preview systems are not yet generally available; per-GPU values are derived metrics."
+    )
+    spec = _bars(
+        df,
+        title or f"{name} {scenario}: best per-GPU row by category (v{round})",
+        alt.Y("category:N", title=None),
+        _units(figs),
+        lib,
+        caption,
+    )
+    return Chart(spec, caption, tuple(figs))
+
+
+def trend(
+    lib: Library,
+    benchmark: str,
+    scenario: str,
+    *,
+    stat: str = "median",
+    until: str | None = None,
+    title: str = "",
+    **filters: Any,
+) -> Chart:
+    """Line chart of ``series(...)``: median (or best) per-GPU value per loaded round.
+
+    A break in compatibility (the Compatibility Table does not allow comparing a round
+    with the one before) starts a new line, so incompatible rounds are never joined.
+    """
+    points = lib.series(benchmark, scenario, stat=stat, until=until, **filters)
+    data, segment = [], 0
+    for p in points:
+        segment += 1 if p.breaks else 0
+        entry = (
+            p.entry.text_override if len({r.result_id for r in p.entries}) == 1 else f"{len(p.entries)} rows"
+        )
+        data.append({"round": f"v{p.round}", "per_gpu": round_(p.value), "segment": segment, "rows": entry})
+    name = lib.manifest.rules.display_name(benchmark)
+    units = next((r.units for p in points for r in p.entries), "result")
+    base = alt.Chart(pd.DataFrame(data)).encode(
+        x=alt.X("round:O", title=None, sort=None),
+        y=alt.Y("per_gpu:Q", title=f"{units} per GPU (derived)", axis=alt.Axis(format="~s", tickCount=4)),
+        tooltip=[
+            alt.Tooltip("round:N", title="Round"),
+            alt.Tooltip("per_gpu:Q", title="Per GPU", format=",.1f"),
+            alt.Tooltip("rows:N", title="Entries"),
+        ],
+    )
+    marks = [
+        base.mark_line(point=True).encode(detail="segment:N"),
+        base.mark_text(dy=-10, fontSize=FONT["value"]).encode(
+            text=alt.Text("per_gpu:Q", format=",.0f"), color=alt.value("currentColor")
+        ),
+    ]
+    breaks = (
+        " A gap in the line marks rounds the Compatibility Table does not allow comparing." if segment else ""
+    )
+    caption = (
+        f"{stat.capitalize()} per-GPU value of Closed {name} {scenario} rows in each loaded round of "
+        f"MLPerf® Inference ({', '.join(str(d['round']) for d in data)}); per-GPU values are derived metrics.{breaks}"
+    )
+    spec = _responsive(marks, title or f"{name} {scenario}: {stat} per-GPU result by round", caption)
+    return Chart(spec, caption, tuple(points))
+
+
+def gains(lib: Library, figures: Sequence[Figure], *, title: str = "") -> Chart:
+    """Bars of ``gains(...)``: the change of the best per-GPU value per benchmark and scenario."""
+    if not figures:
+        raise LookupFailed("gains chart: no benchmark and scenario to compare")
+    data = [
+        {
+            "benchmark": f"{lib.manifest.rules.display_name(f.benchmark)} {f.scenario}",
+            "pct": round(f.value, 1),
+        }
+        for f in figures
+    ]
+    new, old = figures[0].new.round, figures[0].old.round
+    counts = "; ".join(
+        f"{lib.manifest.rules.display_name(f.benchmark)} {f.scenario} on {f.new.row.gpus} and {f.old.row.gpus} GPUs"
+        for f in figures
+    )
+    base = alt.Chart(pd.DataFrame(data)).encode(
+        x=alt.X("pct:Q", title="change of the best per-GPU value (%, derived)", axis=alt.Axis(tickCount=4)),
+        y=alt.Y("benchmark:N", title=None, sort=None),
+        tooltip=[alt.Tooltip("benchmark:N", title="Benchmark"), alt.Tooltip("pct:Q", title="Change (%)")],
+    )
+    marks = [
+        base.mark_bar(),
+        base.mark_text(align="left", baseline="middle", dx=4, fontSize=FONT["value"]).encode(
+            text=alt.Text("pct:Q", format="+.1f"), color=alt.value("currentColor")
+        ),
+    ]
+    caption = (
+        f"Change of the best Closed per-GPU result of each benchmark and scenario, MLPerf® Inference "
+        f"v{new} against v{old}; the best rows of the two rounds can differ in category and software, "
+        f"and in GPU count: {counts}; per-GPU values and their changes are derived metrics."
+    )
+    spec = _responsive(marks, title or f"Best per-GPU result: v{new} against v{old}", caption)
+    return Chart(spec, caption, tuple(figures))
+
+
+def counts_by_round(lib: Library, figures: Sequence[Figure], *, what: str, title: str = "") -> Chart:
+    """Bars of ``count_by_round(...)``: one count per loaded round, labelled *what*."""
+    data = [{"round": f"v{f.round}", "count": int(f.value)} for f in figures]
+    base = alt.Chart(pd.DataFrame(data)).encode(
+        x=alt.X("round:O", title=None, sort=None),
+        y=alt.Y("count:Q", title=what, axis=alt.Axis(tickCount=4)),
+        tooltip=[alt.Tooltip("round:N", title="Round"), alt.Tooltip("count:Q", title=what.capitalize())],
+    )
+    marks = [
+        base.mark_bar(),
+        base.mark_text(dy=-8, fontSize=FONT["value"]).encode(text="count:Q", color=alt.value("currentColor")),
+    ]
+    caption = f"{what.capitalize()} in each loaded round of MLPerf® Inference ({', '.join(str(d['round']) for d in data)})."
+    return Chart(
+        _responsive(marks, title or f"{what.capitalize()} per round", caption), caption, tuple(figures)
+    )
+
+
+#: chart kinds templates can ask for with ``chart(kind, ...)``
+CHART_KINDS: dict[str, Callable[..., Chart]] = {
+    "per_gpu_by_family": per_gpu_by_family,
+    "cross_round": cross_round,
+    "available_vs_preview": available_vs_preview,
+    "trend": trend,
+    "gains": gains,
+    "counts_by_round": counts_by_round,
+}
+
+
+#: one colour per accelerator family, in the order of the families in accelerators.toml (site-wide)
+PALETTE = (
+    "#4c78a8",
+    "#f58518",
+    "#54a24b",
+    "#e45756",
+    "#72b7b2",
+    "#b279a2",
+    "#ff9da6",
+    "#9d755d",
+    "#bab0ac",
+    "#eeca3b",
+    "#1f77b4",
+    "#2ca02c",
+    "#d62728",
+    "#9467bd",
+    "#8c564b",
+    "#e377c2",
+    "#17becf",
+    "#bcbd22",
+    "#393b79",
+    "#637939",
+    "#8c6d31",
+    "#843c39",
+    "#7b4173",
+    "#3182bd",
+    "#e6550d",
+    "#31a354",
+)
+OTHER_COLOR = "#888888"
+#: text sizes of every chart (pixels): at least 12 px in a 390 px wide phone column
+FONT = {"label": 13, "title": 14, "value": 12}
+
+
+def family_colors(lib: Library) -> tuple[list[str], list[str]]:
+    """The colour scale every chart shares: (families, colours)."""
+    names = [f.name for f in lib.manifest.families.families]
+    return names, [PALETTE[i % len(PALETTE)] for i in range(len(names))]
+
+
+def _title_lines(title: str) -> list[str] | str:
+    """A title broken after its colon, so that it fits a phone's column on two lines."""
+    head, sep, rest = title.partition(": ")
+    return [head + ":", rest] if sep and rest else title
+
+
+def _who(f: Figure) -> dict[str, Any]:
+    return {"submitter": f.row.submitter, "system": f.row.system}
+
+
+TOOLTIP = [
+    alt.Tooltip("entry:N", title="Entry"),
+    alt.Tooltip("submitter:N", title="Submitter"),
+    alt.Tooltip("system:N", title="System"),
+    alt.Tooltip("gpus:Q", title="GPUs"),
+    alt.Tooltip("per_gpu:Q", title="Per GPU", format=",.1f"),
+]
+
+
+def _bars(
+    df: pd.DataFrame, title: str, y: alt.Y, units: str, lib: Library, caption: str, **extra: Any
+) -> dict:
+    """Horizontal bars of ``per_gpu`` with value labels, coloured by family; the width follows the
+    page's column, the caption is the chart's accessible description."""
+    domain, colours = family_colors(lib)
+    known = [f for f in df["family"].unique() if f not in domain]
+    color = alt.Color(
+        "family:N",
+        scale=alt.Scale(domain=domain + known, range=colours + [OTHER_COLOR] * len(known)),
+        legend=None,
+    )
+    top = float(df["per_gpu"].max()) if len(df) else 1.0
+    x = alt.X(
+        "per_gpu:Q",
+        title=f"{units} per GPU (derived)",
+        scale=alt.Scale(domain=[0, top * 1.22], nice=False),
+        axis=alt.Axis(format="~s", tickCount=4),
+    )
+    base = alt.Chart(df).encode(x=x, y=y, tooltip=TOOLTIP)
+    bars = base.mark_bar().encode(color=color, **extra)
+    labels = base.mark_text(align="left", baseline="middle", dx=4, fontSize=FONT["value"]).encode(
+        text=alt.Text("per_gpu:Q", format=",.0f"), color=alt.value("currentColor")
+    )
+    return _responsive([bars, labels], title, caption)
+
+
+def _responsive(marks: list[Any], title: str, caption: str) -> dict:
+    """Layered marks as every chart of the site is drawn: the column's width, readable text on a
+    phone, the title on two lines, the caption as the accessible description."""
+    chart = (
+        alt.layer(*marks, title=alt.Title(_title_lines(title), fontSize=FONT["title"], anchor="start"))
+        .properties(width="container", description=caption)
+        .configure_axis(labelFontSize=FONT["label"], titleFontSize=FONT["label"], labelLimit=160)
+        .configure_view(stroke=None)
+    )
+    spec = _spec(chart)
+    spec["autosize"] = {"type": "fit-x", "contains": "padding"}
+    return spec
+
+
+def _units(figs: list[Figure]) -> str:
+    return figs[0].row.units if figs else "result"
+
+
+def round_(v: float) -> float:
+    return float(f"{v:.1f}")
+
+
+def to_svg(spec: dict, cache_dir: Path | None = None) -> str:
+    """The static SVG fallback of a chart; kept in *cache_dir* by a hash of the spec."""
+    text = spec_json(spec)
+    cached = None
+    if cache_dir is not None:
+        key = hashlib.sha256(
+            f"{vlc.__version__ if hasattr(vlc, '__version__') else ''}|{text}".encode()
+        ).hexdigest()
+        cached = cache_dir / f"{key}.svg"
+        if cached.is_file():
+            return cached.read_text("utf-8")
+    svg = vlc.vegalite_to_svg(spec)
+    if cached is not None:
+        cached.parent.mkdir(parents=True, exist_ok=True)
+        tmp = cached.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(svg, "utf-8")
+        tmp.replace(cached)
+    return svg
+
+
+def spec_json(spec: dict) -> str:
+    return json.dumps(spec, indent=1, sort_keys=True)
+
+
+#: bundles shipped with the package, one per vl-convert version (``vega-bundle-<version>.js``)
+ASSETS = Path(__file__).resolve().parents[1] / "assets"
+
+
+def preload() -> None:
+    """Import altair and vl-convert now: workers forked afterwards share them instead of each
+    paying the ~0.35 s import for its first chart."""
+    _ = alt.Chart, vlc.vegalite_to_svg
+
+
+def user_cache_dir() -> Path:
+    """``$XDG_CACHE_HOME/gpu-insights`` (default ``~/.cache/gpu-insights``): shared by every publication."""
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "gpu-insights"
+
+
+def vega_bundle_name() -> str:
+    return (
+        f"vega-bundle-{vlc.__version__ if hasattr(vlc, '__version__') else vlc.get_vega_embed_version()}.js"
+    )
+
+
+def vega_bundle(cache_dir: Path | None = None) -> str:
+    """Vega, Vega-Lite and Vega-Embed in one script, served by the site itself (no CDN).
+
+    The package ships the bundle of its pinned vl-convert; another vl-convert version makes
+    its own once (a second or two) into *cache_dir* or the user's cache folder.
+    """
+    name = vega_bundle_name()
+    for d in (ASSETS, cache_dir or user_cache_dir()):
+        if (d / name).is_file():
+            return (d / name).read_text("utf-8")
+    text = str(vlc.javascript_bundle(None))  # type: ignore[arg-type]  # the stub omits the default
+    cached = (cache_dir or user_cache_dir()) / name
+    try:
+        cached.parent.mkdir(parents=True, exist_ok=True)
+        tmp = cached.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(text, "utf-8")
+        tmp.replace(cached)
+    except OSError:
+        pass  # a read-only cache only costs the next build the same second or two
+    return text

@@ -1,0 +1,66 @@
+"""Escaping text from results files and front matter for the place it lands in.
+
+Text from the data (a system name, a submitter, a software stack, a benchmark name)
+and from front matter is never markup. :func:`md` makes any string print as itself
+in Markdown inline text, a Markdown table cell, HTML text and an HTML attribute, as
+both Python-Markdown (the site) and markdown-it (the checker) read them.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import unicodedata
+
+#: C0 and C1 control characters (tab, line feed and carriage return become spaces)
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+#: characters that start Markdown or attribute-list markup, escaped with a backslash
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]|])")
+_HTML = {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;"}
+
+
+class DataText(str):
+    """A string that came from a results file or front matter: printed escaped, never as markup."""
+
+    __slots__ = ()
+
+
+class Trusted(str):
+    """Markup the generator itself made (markers, footnotes, tables): printed as is."""
+
+    __slots__ = ()
+
+
+def clean(text: str) -> str:
+    """Text without control characters; tabs and line breaks become spaces.
+
+    >>> clean("8x B300\\n\\x00(rev 2)")
+    '8x B300 (rev 2)'
+    """
+    text = _CONTROL.sub(lambda m: " " if m.group(0) in "\t\n\r" else "", text)
+    return unicodedata.normalize("NFC", text)
+
+
+def md(text: str) -> str:
+    """Inline-safe text for Markdown and HTML: no element, attribute or link can come from it.
+
+    >>> md('<script>alert(1)</script>')
+    '&lt;script&gt;alert(1)&lt;/script&gt;'
+    >>> md('[x](javascript:alert(1)) | 8x_B300')
+    '\\\\[x\\\\](javascript:alert(1)) \\\\| 8x\\\\_B300'
+    """
+    text = "".join(_HTML.get(c, c) for c in clean(str(text)))
+    return _MD_SPECIAL.sub(r"\\\1", text)
+
+
+def attr(text: str) -> str:
+    """Text for an HTML attribute value written between double quotes."""
+    return html.escape(clean(str(text)), quote=True)
+
+
+def safe_url(url: str) -> str | None:
+    """The URL when it is an http(s) link without spaces or quotes, else None."""
+    u = clean(str(url)).strip()
+    if re.fullmatch(r"https?://[^\s\"'<>\\`]+", u, flags=re.I):
+        return u
+    return None

@@ -1,0 +1,297 @@
+"""Value objects for every number an article prints.
+
+A :class:`Figure` knows its value, how to print itself, the formula that made it
+and the official rows it came from. Templates get Figures from the functions in
+:mod:`generator.article.functions`; printing one records a citation.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from generator.data.table import Row
+from generator.errors import LookupFailed
+
+#: kinds of figure that are derived (computed by us), not read from an official row
+DERIVED_KINDS = {"per_gpu", "ratio", "pct", "median", "spread", "scaling", "break_even", "cost"}
+
+#: how footnotes name each derived kind
+KIND_NOUNS = {
+    "per_gpu": "per-GPU values",
+    "median": "medians",
+    "ratio": "ratios",
+    "pct": "percentage changes",
+    "spread": "spreads",
+    "scaling": "scaling percentages",
+    "break_even": "break-even prices",
+    "cost": "costs per million tokens",
+}
+
+
+@dataclass(frozen=True)
+class Figure:
+    """A number with its formatting, formula and source rows.
+
+    >>> str(Figure(14210.625, "per_gpu"))
+    '14,211'
+    >>> str(Figure(5.6535, "ratio"))
+    '5.65×'
+    >>> str(Figure(1.2603, "ratio", style="plain", digits=3))
+    '1.260'
+    >>> str(Figure(37.87, "pct"))
+    '37.9%'
+    """
+
+    value: float
+    kind: str
+    formula: str = ""
+    entries: tuple[Row, ...] = ()
+    digits: int | None = None
+    style: str = ""
+    scale: float = 1.0
+    sep: bool = True
+    unit: str = ""
+    stated_by: str = ""
+    text_override: str = ""
+    basis: tuple[str, ...] = ()  # kinds of the figures this one was computed from
+    extra: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
+
+    # ------------------------------------------------------------------ printing
+    def __str__(self) -> str:
+        if self.text_override:
+            return self.text_override
+        style = self.style or _DEFAULT_STYLE.get(self.kind, "number")
+        digits = self.digits if self.digits is not None else _default_digits(self.kind, style, self.value)
+        v = self.value / self.scale
+        if style == "x":
+            return f"{_num(v, digits, self.sep)}×"
+        if style == "ascii_x":
+            return f"{_num(v, digits, self.sep)}x"
+        if style == "pct":
+            return f"{_num(v, digits, self.sep)}%"
+        if style == "money":
+            return f"${_num(v, digits, self.sep)}"
+        if style == "words" and float(v).is_integer() and 0 <= v < len(WORDS):
+            return WORDS[int(v)]
+        text = _num(v, digits, self.sep)
+        return f"{text} {self.unit}" if self.unit else text
+
+    def fmt(
+        self,
+        digits: int | None = None,
+        style: str | None = None,
+        scale: float | None = None,
+        sep: bool | None = None,
+        unit: str | None = None,
+    ) -> Figure:
+        """The same figure printed differently: ``{{ x.fmt(digits=2, scale=1e6) }}``.
+
+        ``digits``: decimals; ``style``: ``x``, ``ascii_x`` (``5.65x``), ``pct``, ``money``, ``plain``,
+        ``words``; ``scale``: divide by it before printing (``1e6`` with ``unit="million"``);
+        ``sep``: thousands separators; ``unit``: any text printed after the number (``"ms"``,
+        ``"million"``): ``{{ x.total.fmt(digits=2, scale=1e6, unit="million") }}`` → ``5.75 million``.
+        """
+        changes: dict[str, Any] = {}
+        if digits is not None:
+            changes["digits"] = digits
+        if style is not None:
+            changes["style"] = style
+        if scale is not None:
+            changes["scale"] = scale
+        if sep is not None:
+            changes["sep"] = sep
+        if unit is not None:
+            changes["unit"] = unit
+        return dataclasses.replace(self, **changes)
+
+    # ------------------------------------------------------------------ facts
+    @property
+    def derived(self) -> bool:
+        return self.kind in DERIVED_KINDS
+
+    @property
+    def derived_kinds(self) -> list[str]:
+        """This figure's kind and the kinds it was computed from, where derived."""
+        return [k for k in (self.kind, *self.basis) if k in DERIVED_KINDS]
+
+    @property
+    def entry(self) -> Figure:
+        """The single entry ID behind this figure (``entry {{ x.entry }}``); printing it cites it."""
+        ids = sorted({r.result_id for r in self.entries})
+        if len(ids) != 1:
+            raise ValueError(f"figure {self} comes from {len(ids)} entries, not one")
+        return entry_figure(self.entries)
+
+    @property
+    def category(self) -> str:
+        """Availability category of the single row: ``Available``, ``Preview`` or ``RDI``."""
+        return CATEGORY_LABELS.get(self.row.category, self.row.category)
+
+    @property
+    def submitter(self) -> str:
+        return self.row.submitter.replace("_", " ")
+
+    @property
+    def family(self) -> str:
+        return self.row.family
+
+    @property
+    def system(self) -> str:
+        return self.row.system
+
+    @property
+    def row(self) -> Row:
+        if len(self.entries) != 1:
+            raise ValueError(f"figure {self} comes from {len(self.entries)} rows, not one")
+        return self.entries[0]
+
+    @property
+    def gpus(self) -> Figure:
+        """Total accelerators of the single row behind this figure."""
+        r = self.row
+        return Figure(float(r.gpus), "count", f"total accelerators of {r.result_id}", (r,))
+
+    @property
+    def total(self) -> Figure:
+        """The official system result of the single row behind this figure: ``{{ x.total }}`` → ``113,682``."""
+        return total_figure(self.row)
+
+    @property
+    def result(self) -> Figure:
+        """The same as :attr:`total`."""
+        return total_figure(self.row)
+
+    @property
+    def per_gpu(self) -> Figure:
+        """The per-GPU value of the single row behind this figure: ``{{ x.per_gpu }}`` → ``14,211``."""
+        return per_gpu_figure(self.row)
+
+    @property
+    def nodes(self) -> Figure:
+        """Number of nodes of the single row behind this figure."""
+        r = self.row
+        return Figure(float(r.nodes), "count", f"nodes of {r.result_id}", (r,))
+
+    @property
+    def round(self) -> str:
+        """Round of this figure (a series point) or of the single row behind it, e.g. ``6.1``."""
+        if "round" in self.extra:
+            return str(self.extra["round"])
+        return self.row.round
+
+    @property
+    def benchmark(self) -> str:
+        """Benchmark of this figure (a gain) or of the single row behind it."""
+        return str(self.extra["benchmark"]) if "benchmark" in self.extra else self.row.benchmark
+
+    @property
+    def scenario(self) -> str:
+        """Scenario of this figure (a gain) or of the single row behind it."""
+        return str(self.extra["scenario"]) if "scenario" in self.extra else self.row.scenario
+
+    @property
+    def accelerator(self) -> str:
+        """The official accelerator string of the single row behind this figure."""
+        return self.row.accelerator
+
+    def __getattr__(self, name: str) -> Any:
+        extra = self.__dict__.get("extra") or {}
+        if name in extra:
+            return extra[name]
+        raise AttributeError(name)
+
+    def __float__(self) -> float:
+        return float(self.value)
+
+    # comparisons, for claims: ``holds(orgs > count(...), "the most organisations")``
+    def __lt__(self, other: object) -> bool:
+        return float(self.value) < _number(other)
+
+    def __le__(self, other: object) -> bool:
+        return float(self.value) <= _number(other)
+
+    def __gt__(self, other: object) -> bool:
+        return float(self.value) > _number(other)
+
+    def __ge__(self, other: object) -> bool:
+        return float(self.value) >= _number(other)
+
+    @property
+    def id(self) -> str:
+        """The single entry ID behind this figure as text (for comparisons; print ``.entry`` to cite it)."""
+        return self.row.result_id
+
+
+def _number(x: object) -> float:
+    if isinstance(x, Figure):
+        return float(x.value)
+    if isinstance(x, int | float):
+        return float(x)
+    raise TypeError(f"cannot compare a figure with {type(x).__name__}")
+
+
+WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"]
+CATEGORY_LABELS = {"available": "Available", "preview": "Preview", "rdi": "RDI"}
+
+
+def total_figure(r: Row) -> Figure:
+    """The official system result of one row, as ``result(...)`` returns it."""
+    return Figure(r.result, "result", f"result({r.result_id} {r.benchmark} {r.scenario})", (r,))
+
+
+def per_gpu_figure(r: Row) -> Figure:
+    """Result divided by total accelerators, as ``per_gpu(...)`` returns it."""
+    if r.per_accelerator != r.per_accelerator:
+        why = "a latency result" if not r.higher_is_better else "a row without an accelerator count"
+        raise LookupFailed(
+            f"entry {r.result_id} {r.benchmark} {r.scenario} has no per-GPU value: it is {why}"
+        )
+    return Figure(
+        r.per_accelerator,
+        "per_gpu",
+        f"{r.result:g} / {r.gpus} accelerators ({r.result_id} {r.benchmark} {r.scenario})",
+        (r,),
+    )
+
+
+def entry_figure(rows: tuple[Row, ...]) -> Figure:
+    """A printed entry ID, e.g. ``6.1-0052``: not a number, but a citation."""
+    rid = rows[0].result_id
+    return Figure(float("nan"), "entry", f"entry {rid}", rows, text_override=rid)
+
+
+_DEFAULT_STYLE = {
+    "ratio": "x",
+    "pct": "pct",
+    "scaling": "pct",
+    "spread": "pct",
+    "money": "money",
+    "cost": "money",
+    "break_even": "money",
+}
+
+
+def _default_digits(kind: str, style: str, value: float) -> int:
+    if style in ("x", "ascii_x"):
+        return 2
+    if style in ("pct",):
+        return 1
+    if style == "money":
+        return 3 if kind == "cost" else 2
+    if kind in ("count", "rule", "constant") and float(value).is_integer():
+        return 0
+    return 0 if abs(value) >= 100 else 2
+
+
+def _num(v: float, digits: int, sep: bool) -> str:
+    if math.isnan(v):
+        return "n/a"
+    # Python's rounding of the exact binary value (13,604.5 prints as 13,604): how the
+    # published articles' figures were produced
+    text = f"{v:,.{digits}f}" if sep else f"{v:.{digits}f}"
+    if text.startswith("-") and not any(c in "123456789" for c in text):
+        text = text[1:]  # no "-0.0%"
+    return text

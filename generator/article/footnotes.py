@@ -1,0 +1,161 @@
+"""Footnotes generated from what an article actually cited.
+
+Citations are grouped per (round, division, suite). Each group's note gives the
+suite and version, division, benchmarks with their scenarios, source and
+retrieval date (from ``data/rounds.toml``), every cited entry ID, the derived-
+metrics statement when derived values were used, "Result not verified by
+MLCommons Association." and the trademark legend, per the MLPerf(R) Results
+Messaging Guidelines.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from generator.article.figures import KIND_NOUNS, Figure
+from generator.data.manifest import Manifest
+from generator.data.results import version_key
+
+TRADEMARK = (
+    "The MLPerf name and logo are registered and unregistered trademarks of MLCommons "
+    "Association in the United States and other countries. All rights reserved. "
+    "Unauthorized use strictly prohibited. See www.mlcommons.org for more information."
+)
+NOT_VERIFIED = "Result not verified by MLCommons Association."
+SCENARIO_ORDER = ["Server", "Offline", "Interactive", "SingleStream", "MultiStream"]
+SUITE_NAMES = {"datacenter": "Datacenter", "edge": "Edge"}
+ANCHOR = "mlperf-fn-{n}"
+
+GroupKey = tuple[str, str, str]  # (round, division, suite)
+
+
+@dataclass
+class Group:
+    key: GroupKey
+    benchmarks: dict[str, set[str]] = field(default_factory=dict)
+    entries: set[str] = field(default_factory=set)
+    derived_kinds: list[str] = field(default_factory=list)
+    inferred: set[tuple[str, str, str]] = field(default_factory=set)  # (entry, benchmark, scenario)
+    number: int = 0
+
+
+def group_key(round_: str, division: str, suite: str) -> GroupKey:
+    return (round_, division, suite)
+
+
+def collect_groups(figures: Iterable[Figure]) -> dict[GroupKey, Group]:
+    groups: dict[GroupKey, Group] = {}
+    for fig in figures:
+        for r in fig.entries:
+            g = groups.setdefault(
+                group_key(r.round, r.division, r.suite), Group(group_key(r.round, r.division, r.suite))
+            )
+            g.benchmarks.setdefault(r.benchmark, set()).add(r.scenario)
+            g.entries.add(r.result_id)
+            if r.inferred and fig.kind != "entry":
+                g.inferred.add((r.result_id, r.benchmark, r.scenario))
+            for kind in fig.derived_kinds:
+                if kind not in g.derived_kinds:
+                    g.derived_kinds.append(kind)
+    for n, key in enumerate(sort_keys(groups), start=1):
+        groups[key].number = n
+    return groups
+
+
+def sort_keys(groups: Iterable[GroupKey]) -> list[GroupKey]:
+    """Newest round first; Closed before Open; Datacenter before Edge."""
+    return sorted(groups, key=lambda k: (tuple(-p for p in version_key(k[0])), k[1] != "closed", k[2]))
+
+
+def _derived_sentence(kinds: list[str], publisher: str) -> str:
+    nouns = [noun for k, noun in KIND_NOUNS.items() if k in kinds]
+    if not nouns:
+        return ""
+    if len(nouns) <= 2:
+        text = " and ".join(nouns)
+    else:
+        text = ", ".join(nouns[:-1]) + f", and {nouns[-1]}"
+    return f"{text[0].upper()}{text[1:]} are derived metrics computed by {publisher} and are not official MLPerf® metrics."
+
+
+VERIFIED = "Result verified by MLCommons Association."
+INTERACTIVE_SINCE = (6, 0)
+
+
+def inferred_sentence(g: Group, display: dict[str, str]) -> str:
+    """What the official files' ``inferred`` flag means for the results this note cites.
+
+    From v6.0 on, the submission checker sets the flag on every Interactive result: it compares
+    the scenario's name with the Server scenario the run used, case-sensitively, so the flag is
+    a property of the scenario, not of a submission. Elsewhere it marks results inferred from
+    another scenario's run (edge systems) or a scenario folder the checker did not recognise."""
+    if not g.inferred:
+        return ""
+    scenario_wide = {
+        x for x in g.inferred if x[2] == "Interactive" and version_key(g.key[0]) >= INTERACTIVE_SINCE
+    }
+    parts = []
+    if scenario_wide:
+        parts.append(
+            "The official results mark every Interactive result of this round as inferred: the submission "
+            "checker sets the flag for the whole scenario, which runs as a stricter Server test, so it does "
+            "not mean these results were inferred."
+        )
+    rest = sorted(g.inferred - scenario_wide)
+    if rest:
+        listed = ", ".join(f"{e} {display.get(b, b)} {s}" for e, b, s in rest)
+        parts.append(
+            f"The official file marks {listed} as inferred (from another scenario's run, or set by the "
+            "submission checker for the scenario's folder name)."
+        )
+    return " ".join(parts)
+
+
+def note_text(g: Group, manifest: Manifest, display: dict[str, str], publisher: str) -> str:
+    round_, division, suite = g.key
+    rnd = manifest.rounds.get(round_)
+    benches = []
+    for b in sorted(g.benchmarks, key=lambda b: (display.get(b) or b).lower()):
+        scen = sorted(g.benchmarks[b], key=lambda s: SCENARIO_ORDER.index(s) if s in SCENARIO_ORDER else 99)
+        benches.append(f"{display.get(b, b)} ({', '.join(scen)})")
+    head = f"MLPerf® Inference v{round_} {division.capitalize()} {SUITE_NAMES.get(suite, suite.capitalize())}; {', '.join(benches)}."
+    if rnd is not None:
+        d = rnd.retrieved
+        src = f"Retrieved from {rnd.source} ({rnd.source_label}) on {d.day} {d:%B} {d.year};"
+    else:
+        src = "Source and retrieval date unknown: the round is not in data/rounds.toml;"
+    ids = ", ".join(sorted(g.entries))
+    parts = [head, f"{src} {'entry' if len(g.entries) == 1 else 'entries'} {ids}."]
+    derived = _derived_sentence(g.derived_kinds, publisher)
+    if derived:
+        parts.append(derived)
+    inferred = inferred_sentence(g, display)
+    if inferred:
+        parts.append(inferred)
+    # only what the article derives from a group's results is unverified; official results are verified
+    parts += [NOT_VERIFIED if g.derived_kinds else VERIFIED, TRADEMARK]
+    return " ".join(parts)
+
+
+def footnotes_markdown(
+    groups: dict[GroupKey, Group], manifest: Manifest, display: dict[str, str], publisher: str
+) -> str:
+    lines = []
+    for key in sort_keys(groups):
+        g = groups[key]
+        lines.append(
+            f'{g.number}. <a id="{ANCHOR.format(n=g.number)}"></a>{note_text(g, manifest, display, publisher)}'
+        )
+    return "\n".join(lines)
+
+
+def marker(numbers: Iterable[int]) -> str:
+    """In-text markers ``^[1][3]``, each a link to its note."""
+    nums = sorted(set(numbers))
+    if not nums:
+        return ""
+    first, rest = nums[0], nums[1:]
+    out = f"[^\\[{first}\\]](#{ANCHOR.format(n=first)})"
+    out += "".join(f"[\\[{n}\\]](#{ANCHOR.format(n=n)})" for n in rest)
+    return out

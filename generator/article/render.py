@@ -1,0 +1,500 @@
+"""Render one article template into Markdown with figures, footnotes and provenance.
+
+The template is Markdown with Jinja2 placeholders, rendered in the article sandbox
+(:mod:`generator.article.sandbox`). Output is produced piece by piece, each piece
+keeping its template position (:mod:`generator.article.sourcemap`); every printed
+:class:`Figure` is recorded with its line and column. ``cite()`` markers, the
+footnotes and the compliance paragraph are resolved after rendering, from what the
+article actually cited. The output may not exceed ``Limits.output_bytes``.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, field
+from types import TracebackType
+from typing import Any
+
+import jinja2
+
+from generator.article import charts as charts_mod
+from generator.article.escape import Trusted, attr, md
+from generator.article.figures import Figure
+from generator.article.footnotes import Group, GroupKey, collect_groups, footnotes_markdown, marker
+from generator.article.frontmatter import Article, load_article
+from generator.article.functions import Library
+from generator.article.queries import Claim
+from generator.article.sandbox import make_environment, printable
+from generator.article.sourcemap import GENERATED, TEXT, Chunk, Origins, SourceMap
+from generator.article.tables import Table, best_table, top_table
+from generator.errors import ClaimFailed, GpuInsightsError, TemplateError
+
+CITE = "\x00CITE{n}\x00"
+FOOTNOTES = "\x00FOOTNOTES\x00"
+COMPLIANCE = "\x00COMPLIANCE\x00"
+FOOTNOTES_HEADING = "## MLPerf® result footnotes and entry IDs"
+ERRATA_HEADING = "## Errata"
+
+__all__ = ["Article", "Limits", "Rendered", "Renderer", "load_article"]
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Bounds on rendering one article (defaults from the project configuration)."""
+
+    seconds: float = 30.0
+    output_bytes: int = 5_000_000
+    memory_bytes: int = 2 << 30
+
+
+@dataclass
+class FigureUse:
+    """One printed figure: where it was printed and what it printed."""
+
+    line: int
+    text: str
+    figure: Figure
+    table: str = ""
+    out_line: int = 0  # line in the rendered Markdown
+    col: int = 0  # column of its placeholder in the template
+    offset: int = -1  # where its text starts in the rendered Markdown
+
+
+@dataclass(frozen=True)
+class Erratum:
+    """A claim of the published text that the data contradicts, reported instead of printed silently."""
+
+    line: int  # template line of the holds(...) call
+    message: str  # the claim, as the text makes it
+    published: str  # which published text made it (the erratum= argument)
+    why: str  # the rows that contradict it
+
+    def markdown(self) -> str:
+        return (
+            f"- **Erratum ({md(self.published)}).** The text says that {md(self.message)}. "
+            f"The official results contradict it: {md(self.why)}."
+        )
+
+
+@dataclass
+class ChartOut:
+    name: str
+    spec: dict
+    caption: str = ""
+
+
+@dataclass
+class Rendered:
+    article: Article
+    markdown: str
+    uses: list[FigureUse] = field(default_factory=list)
+    groups: dict[GroupKey, Group] = field(default_factory=dict)
+    charts: list[ChartOut] = field(default_factory=list)
+    missing: str = ""  # why the article could not be rendered with the data at hand
+    cite_lines: list[int] = field(default_factory=list)  # template line of each marker
+    footnotes_line: int = 0  # template line of {{ footnotes() }} (0: appended at the end)
+    sourcemap: SourceMap = field(default_factory=lambda: SourceMap([]))
+    errata: list[Erratum] = field(default_factory=list)
+
+    @property
+    def figures(self) -> list[Figure]:
+        return [u.figure for u in self.uses]
+
+    def position(self, offset: int) -> tuple[int, int]:
+        """Template (line, column) of the rendered character at *offset*."""
+        return self.sourcemap.position(offset, self.markdown)
+
+
+class _State:
+    def __init__(self) -> None:
+        self.uses: list[FigureUse] = []
+        self.cites: list[tuple[int, int, tuple[str, ...]]] = []
+        self.charts: list[charts_mod.Chart] = []
+        self.footnotes_line = 0
+        self.errata: list[Erratum] = []
+        self.current = (0, 0)  # template (line, col) of the placeholder being printed
+
+
+class Renderer:
+    """Renders articles against one results table."""
+
+    def __init__(
+        self,
+        lib: Library,
+        *,
+        publisher: str = "GPU Insights",
+        sample: bool = False,
+        limits: Limits | None = None,
+    ) -> None:
+        self.lib = lib
+        self.publisher = publisher
+        self.sample = sample
+        self.limits = limits or Limits()
+
+    # ------------------------------------------------------------------ public
+    def render(self, article: Article) -> Rendered:
+        missing = self.missing_data(article)
+        if missing:
+            return Rendered(article, missing_page(article, missing), missing=missing)
+        state = _State()
+        env = make_environment(lambda v: self._finalize(v, article, state))
+        filename = str(article.path)
+        try:
+            python = env.compile(article.body, name=article.slug, filename=filename, raw=True)
+            code = compile(python, filename, "exec")
+        except jinja2.TemplateSyntaxError as exc:
+            raise TemplateError(f"{filename}:{exc.lineno}: {exc.message}") from None
+        template = env.template_class.from_code(env, code, env.make_globals(None))
+        origins = Origins(python, code, template, article.body)
+        namespace = template.root_render_func.__globals__  # the compiled template's module globals
+        namespace["__gi_template__"], namespace["__gi_origins__"] = template, origins
+        try:
+            chunks = self._generate(template, origins, self._context(article, state), state)
+        except TemplateError:
+            raise
+        except Exception as exc:  # a template mistake must never surface as a traceback
+            line = _line(exc.__traceback__, template) or state.current[0]
+            raise TemplateError(f"{filename}:{line}: {_describe(exc)}") from None
+        return self._finish(article, chunks, state)
+
+    def missing_data(self, article: Article) -> str:
+        loaded = set(self.lib.table.rounds)
+        need = [r for r in article.rounds if r not in loaded]
+        if self.sample and not article.meta.get("sample", False):
+            return (
+                f"this article needs the official results of round(s) "
+                f"{', '.join('v' + r for r in article.rounds) or '(see front matter)'}, "
+                f"and the build used the embedded sample; build with "
+                f"`gpu-insights build --results DIR` or download each round with "
+                f"`gpu-insights fetch ROUND` first"
+            )
+        if need:
+            return (
+                f"round(s) {', '.join('v' + r for r in need)} not loaded; build with "
+                f"`gpu-insights build --results DIR` where DIR holds "
+                f"{', '.join('v' + r + '/' for r in need)}, or run "
+                + " and ".join(f"`gpu-insights fetch {r}`" for r in need)
+            )
+        return ""
+
+    # ------------------------------------------------------------------ producing output
+    def _generate(
+        self, template: Any, origins: Origins, context: dict[str, Any], state: _State
+    ) -> list[Chunk]:
+        """Run the template, keeping each piece of output with its template position."""
+        gen = template.root_render_func(template.new_context(context))
+        chunks: list[Chunk] = []
+        size, limit = 0, self.limits.output_bytes
+        while True:
+            start = len(state.uses)
+            try:
+                piece = next(gen)
+            except StopIteration:
+                break
+            line, col, kind = origins.of(gen, piece)
+            size += len(piece)
+            if size > limit:
+                raise TemplateError(
+                    f"{template.filename}:{line}: the article's output exceeds the limit of {limit:,} "
+                    "characters (a loop printing too much?)"
+                )
+            chunks.append(Chunk(piece, line, col, kind, (start, len(state.uses))))
+        return chunks
+
+    def _finalize(self, value: Any, article: Article, state: _State) -> Any:
+        line, col = _placeholder_position(str(article.path))
+        state.current = (line, col)
+        if isinstance(value, Figure):
+            text = str(value)
+            state.uses.append(FigureUse(line, text, value, col=col))
+            return Trusted(md(text))
+        if isinstance(value, Table):
+            return self._place_table(value, state, line, col)
+        if isinstance(value, charts_mod.Chart):
+            return self._place_chart(article, value, state, line, col)
+        if isinstance(value, Claim):
+            return check_claim(value, value.statement, "", line, state.errata)
+        return printable(value)
+
+    def _place_table(self, value: Table, state: _State, line: int, col: int) -> str:
+        header = value.markdown.splitlines()[0]
+        for f in value.figures:
+            state.uses.append(FigureUse(line, str(f), f, table=header, col=col))
+        state.cites.append((len(state.uses), line, ()))
+        mark = CITE.format(n=len(state.cites) - 1)
+        lines = value.markdown.splitlines()
+        if not lines[0].startswith("|"):  # a caption line: the markers go at its end
+            lines[0] += mark
+            return Trusted("\n".join(lines))
+        return Trusted(value.markdown + "\n\n" + mark)
+
+    def _place_chart(self, article: Article, ch: charts_mod.Chart, state: _State, line: int, col: int) -> str:
+        state.charts.append(ch)
+        n = len(state.charts)
+        ch.name = f"{article.slug}-{n}"
+        for f in ch.figures:
+            state.uses.append(FigureUse(line, str(f), f, table=f"chart {ch.name}", col=col))
+        state.cites.append((len(state.uses), line, ()))
+        mark = CITE.format(n=len(state.cites) - 1)
+        return Trusted(
+            f'<div class="gi-chart"><div class="gi-vega" data-spec="charts/{ch.name}.vl.json">'
+            f'<img src="charts/{ch.name}.svg" alt="{attr(ch.caption)}"></div></div>\n\n'
+            f"*Figure {n}: {md(ch.caption)}*{mark}"
+        )
+
+    def _context(self, article: Article, state: _State) -> dict[str, Any]:
+        lib = self.lib
+        ns: dict[str, Any] = dict(lib.namespace())
+        filename = str(article.path)
+
+        def cite(*rounds: str) -> str:
+            line, _ = _placeholder_position(filename)
+            state.cites.append((len(state.uses), line, tuple(str(r) for r in rounds)))
+            return Trusted(CITE.format(n=len(state.cites) - 1))
+
+        def footnotes() -> str:
+            state.footnotes_line = _placeholder_position(filename)[0]
+            return Trusted(FOOTNOTES)
+
+        def compliance() -> str:
+            return Trusted(COMPLIANCE)
+
+        def table(round: str, columns: list, families: list, **kw: Any) -> Table:
+            return best_table(lib, round, [tuple(c) for c in columns], families, **kw)
+
+        def top_tbl(*args: Any, **kw: Any) -> Table:
+            return top_table(lib, *args, **kw)
+
+        def holds(condition: Any, message: str, erratum: str = "") -> str:
+            return check_claim(condition, message, erratum, _placeholder_position(filename)[0], state.errata)
+
+        def chart(kind: str, *args: Any, **kw: Any) -> charts_mod.Chart:
+            makers = charts_mod.CHART_KINDS
+            if kind not in makers:
+                raise TemplateError(f"unknown chart kind {kind!r} (known: {', '.join(sorted(makers))})")
+            return makers[kind](lib, *args, **kw)
+
+        ns.update(
+            cite=cite,
+            footnotes=footnotes,
+            compliance=compliance,
+            best_table=table,
+            top_table=top_tbl,
+            holds=holds,
+            chart=chart,
+            meta=article.meta,
+            sample=self.sample,
+        )
+        return ns
+
+    # ------------------------------------------------------------------ after rendering
+    def _markers(self, article: Article, state: _State, groups: dict[GroupKey, Group]) -> list[str]:
+        """The footnote markers each ``cite()`` stands for."""
+        blank = [i + 1 for i, ln in enumerate(article.body.splitlines()) if not ln.strip()]
+        prev, out = 0, []
+        for pos, line, rounds in state.cites:
+            if rounds:
+                nums = [g.number for key, g in groups.items() if key[0] in rounds]
+            else:
+                # the figures printed since the previous marker, within this marker's paragraph
+                para_start = max((b for b in blank if b < line), default=0)
+                keys = {
+                    (r.round, r.division, r.suite)
+                    for u in state.uses[prev:pos]
+                    if u.line > para_start
+                    for r in u.figure.entries
+                }
+                nums = [groups[key].number for key in keys if key in groups]
+            prev = pos
+            out.append(marker(nums))
+        return out
+
+    def _finish(self, article: Article, chunks: list[Chunk], state: _State) -> Rendered:
+        groups = collect_groups(u.figure for u in state.uses)
+        markers = self._markers(article, state, groups)
+        display = {b: self.lib.manifest.rules.display_name(b) for g in groups.values() for b in g.benchmarks}
+        notes = footnotes_markdown(groups, self.lib.manifest, display, self.publisher)
+        placed = False
+        for c in chunks:
+            if CITE[:5] in c.text:
+                for k, m in enumerate(markers):
+                    c.text = c.text.replace(CITE.format(n=k), m)
+            if FOOTNOTES in c.text:
+                c.text, c.kind, placed = c.text.replace(FOOTNOTES, notes), GENERATED, True
+            if COMPLIANCE in c.text:
+                c.text, c.kind = c.text.replace(COMPLIANCE, self.compliance_paragraph(state.uses)), GENERATED
+        _strip_leading_newlines(chunks)
+        _trim_trailing_newlines(chunks)
+        end = chunks[-1].line if chunks else 0
+        if notes and not placed:
+            chunks.append(Chunk(f"\n\n{FOOTNOTES_HEADING}\n\n{notes}", end, 1, GENERATED))
+        if state.errata:
+            text = "\n".join(e.markdown() for e in state.errata)
+            chunks.append(Chunk(f"\n\n{ERRATA_HEADING}\n\n{text}", end, 1, GENERATED))
+        chunks.append(Chunk("\n\n" + provenance_appendix(state.uses) + "\n", end, 1, GENERATED))
+        smap = SourceMap.from_chunks(chunks)
+        markdown = "".join(c.text for c in chunks)
+        _locate_uses(chunks, state.uses, markdown)
+        return Rendered(
+            article,
+            markdown,
+            state.uses,
+            groups,
+            [ChartOut(ch.name, ch.spec, ch.caption) for ch in state.charts],
+            cite_lines=[line for _, line, _ in state.cites],
+            footnotes_line=state.footnotes_line,
+            sourcemap=smap,
+            errata=list(state.errata),
+        )
+
+    def compliance_paragraph(self, uses: list[FigureUse]) -> str:
+        rows = [r for u in uses for r in u.figure.entries]
+        if not rows:
+            return ""
+        divisions = sorted({r.division.capitalize() for r in rows})
+        cats = [c for c in ("Available", "Preview", "RDI") if c.lower() in {r.category for r in rows}]
+        latest = max({r.round for r in rows}, key=lambda v: tuple(int(p) for p in v.split(".")))
+        rnd = self.lib.manifest.rounds.get(latest)
+        text = (
+            f"Comparisons in this article identify version, division ({', '.join(divisions)}), "
+            f"category ({' or '.join(cats)}), scenario, and GPU count in the table or text, following "
+            f"the MLPerf® Results Messaging Guidelines."
+        )
+        if rnd is None:
+            return text
+        d = rnd.published
+        when = f"{d:%B} {d.day}, {d.year}"
+        if (rnd.retrieved - rnd.published).days >= 14:
+            return text + (
+                f" Results were retrieved after the two-week window those guidelines set "
+                f"for non-submitters following the {when} publication."
+            )
+        return text + (
+            f" Results were retrieved within two weeks of the {when} publication; "
+            f"non-submitters may not publish them before the window ends."
+        )
+
+
+def check_claim(condition: Any, message: str, erratum: str, line: int, errata: list[Erratum]) -> str:
+    """``holds(condition, message)``: nothing when true; a build error naming the claim when false.
+
+    With ``erratum="..."`` (the published text that made the claim) a false claim is
+    reported in the article's Errata section instead, with the rows that contradict it;
+    a claim marked as an erratum that holds again is an error too, so the mark goes away.
+    """
+    ok = bool(condition)
+    why = condition.why() if isinstance(condition, Claim) else ""
+    if isinstance(condition, Claim) and not why:
+        why = f"no row qualifies ({condition.statement})"
+    if not ok and not erratum:
+        raise ClaimFailed(f"claim no longer holds: {message}" + (f"; contradicted by {why}" if why else ""))
+    if ok and erratum:
+        raise ClaimFailed(f"claim marked as an erratum ({erratum}) holds now: {message}; remove erratum=")
+    if not ok:
+        errata.append(Erratum(line, message, erratum, why or "the condition is false"))
+    return Trusted("")
+
+
+def _strip_leading_newlines(chunks: list[Chunk]) -> None:
+    """The blank lines left where the front matter was are not part of the page."""
+    for c in chunks:
+        stripped = c.text.lstrip("\n")
+        if c.kind == TEXT:
+            c.line += len(c.text) - len(stripped)
+            if len(c.text) != len(stripped):
+                c.col = 1
+        c.text = stripped
+        if c.text:
+            return
+
+
+def _trim_trailing_newlines(chunks: list[Chunk]) -> None:
+    for c in reversed(chunks):
+        c.text = c.text.rstrip("\n")
+        if c.text:
+            return
+
+
+def _locate_uses(chunks: list[Chunk], uses: list[FigureUse], markdown: str) -> None:
+    """Record where each printed figure's text starts in the rendered Markdown."""
+    pos = 0
+    for c in chunks:
+        a, b = c.uses
+        cursor = 0
+        for u in uses[a:b]:
+            at = c.text.find(md(u.text), cursor)
+            if at == -1:
+                at = cursor
+            else:
+                cursor = at + len(md(u.text))
+            u.offset = pos + at
+            u.out_line = markdown.count("\n", 0, u.offset) + 1
+        pos += len(c.text)
+
+
+def missing_page(article: Article, why: str) -> str:
+    return f'# {md(article.title)}\n\n!!! warning "Official results needed"\n    This article was not built: {why}.\n'
+
+
+def provenance_appendix(uses: list[FigureUse]) -> str:
+    if not uses:
+        return ""
+    lines = [
+        '<details class="gi-provenance" markdown="1">',
+        "<summary>Provenance of every figure in this article</summary>",
+        "",
+        "| Line | Figure | Formula | Entries |",
+        "|--:|--:|---|---|",
+    ]
+    seen = set()
+    for u in uses:
+        ids = (
+            ", ".join(sorted({f"{r.result_id} {r.benchmark} {r.scenario}" for r in u.figure.entries})) or "—"
+        )
+        if u.figure.stated_by:
+            ids = f"stated by {u.figure.stated_by}"
+        key = (u.line, u.text, u.figure.formula)
+        if key in seen:
+            continue
+        seen.add(key)
+        lines.append(f"| {u.line} | {md(u.text)} | {md(u.figure.formula)} | {md(ids)} |")
+    lines += ["", "</details>"]
+    return "\n".join(lines)
+
+
+def _placeholder_position(filename: str) -> tuple[int, int]:
+    """Template (line, column) of the placeholder whose code is running now."""
+    frame = sys._getframe(1)
+    while frame is not None:
+        if frame.f_code.co_filename == filename:
+            origins = frame.f_globals.get("__gi_origins__")
+            template_line = frame.f_globals.get("__gi_template__")
+            if template_line is not None:
+                line = template_line.get_corresponding_lineno(frame.f_lineno)
+                col = origins.expr_cols.get(frame.f_lineno, 1) if origins else 1
+                return line, col
+            return 0, 0
+        frame = frame.f_back  # type: ignore[assignment]
+    return 0, 0
+
+
+def _describe(exc: BaseException) -> str:
+    if isinstance(exc, GpuInsightsError):
+        return exc.message
+    if isinstance(exc, jinja2.UndefinedError | jinja2.exceptions.SecurityError):
+        return str(exc)
+    if isinstance(exc, MemoryError):
+        return "the article ran out of memory"
+    if isinstance(exc, RecursionError):
+        return "recursion too deep (a macro calling itself?)"
+    return f"{type(exc).__name__}: {exc}"
+
+
+def _line(tb: TracebackType | None, template: Any) -> int:
+    """The template line of an error: the deepest frame that runs the template's code."""
+    line = 0
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename == template.filename:
+            line = template.get_corresponding_lineno(tb.tb_lineno)
+        tb = tb.tb_next
+    return line

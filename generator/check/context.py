@@ -1,0 +1,366 @@
+"""Everything a rule reads about one article, computed once: the parsed document, its
+notes and markers, its claims (printed by placeholders or typed by hand and matched
+against the data), and what each sentence names."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from generator.article.render import Rendered
+from generator.check.claims import (
+    PER_GPU_LEAD,
+    TOTAL_BEFORE,
+    Claim,
+    entry_claims,
+    figure_claims,
+    parse_number,
+    typed_numbers,
+    unit_of,
+)
+from generator.check.config import CheckConfig
+from generator.check.document import Block, Document, Sentence, parse
+from generator.check.matching import Match, Matcher, relation_values
+from generator.check.notes import Notes, find_notes
+from generator.check.vocabulary import Mentions, Vocabulary
+from generator.data.manifest import Manifest
+from generator.data.table import Row
+
+JINJA = re.compile(r"\{\{|\{%")
+UNVERIFIED_NEAR = re.compile(r"\bunverified\b[^.;:,]*$", re.I)
+QUOTED = re.compile(r"“[^”]*”|\"[^\"\n]*\"")
+COMPARE_CUE = re.compile(
+    r"\b(?:than|versus|vs\.?|against|compared|ahead|behind|outperform\w*|beat\w*|faster|slower|"
+    r"higher|lower|above|below|more|less|over|ratio|gain|improve\w*|increase\w*|times)\b|×",
+    re.I,
+)
+
+
+@dataclass
+class Context:
+    """One article, parsed, with its claims; shared by every rule."""
+
+    rendered: Rendered
+    manifest: Manifest
+    config: CheckConfig
+    vocab: Vocabulary
+    matcher: Matcher | None
+    doc: Document = field(init=False)
+    notes: Notes = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.doc = parse(self.rendered)
+        self.notes = find_notes(self.doc)
+        self._mentions: dict[tuple[int, int, int], Mentions] = {}
+
+    # ------------------------------------------------------------------ the article
+    @property
+    def path(self) -> str:
+        return str(self.rendered.article.path)
+
+    @cached_property
+    def template(self) -> bool:
+        """Whether the article has placeholders (a template) or is typed by hand."""
+        return bool(JINJA.search(self.rendered.article.body))
+
+    @cached_property
+    def note_blocks(self) -> set[int]:
+        return self.notes.note_blocks()
+
+    def prose(self) -> list[Block]:
+        """Blocks the author wrote: not generated, not footnotes."""
+        return [b for b in self.doc.blocks if not b.generated and id(b) not in self.note_blocks]
+
+    # ------------------------------------------------------------------ what text names
+    def mentions(self, block: Block, s: Sentence | None = None) -> Mentions:
+        key = (id(block), s.start if s else -1, s.end if s else -1)
+        if key not in self._mentions:
+            self._mentions[key] = self.vocab.read(block.words(s))
+        return self._mentions[key]
+
+    def quoted(self, block: Block, index: int) -> bool:
+        """Whether a position is inside a quotation (a statement by someone else)."""
+        if block.kind == "quote":
+            return True
+        return any(m.start() < index < m.end() for m in QUOTED.finditer(block.text))
+
+    # ------------------------------------------------------------------ claims
+    @cached_property
+    def claims(self) -> list[Claim]:
+        out = figure_claims(self.doc)
+        rows_by_id = self.matcher.by_id if self.matcher else {}
+        printed = {(id(c.block), c.index) for c in out}
+        for b in self.prose():
+            out.extend(entry_claims(self.doc, b, rows_by_id))
+            typed = []
+            names = self.vocab.name_spans(b.text)
+            for m, start in typed_numbers(self.doc, b):
+                if (
+                    (id(b), start) in printed
+                    or self._not_a_claim(b, m)
+                    or any(a <= start < z for a, z in names)
+                ):
+                    continue
+                typed.append(self._typed(b, m))
+            _inherit_units(typed, self._column_unit(b))
+            out.extend(typed)
+        if self.matcher is not None and not self.template:
+            self._match(out)
+        return out
+
+    def _column_unit(self, b: Block) -> str:
+        """For a table cell, the unit its column header names ("Tokens/s per GPU")."""
+        if b.table < 0 or b.row == 0:
+            return ""
+        header = next(
+            (x for x in self.doc.blocks if x.table == b.table and x.row == 0 and x.col == b.col), None
+        )
+        if header is None:
+            return ""
+        text = header.text
+        if re.search(r"per[- ]?(?:GPU|accelerator|chip)|/\s*GPU", text, re.I):
+            return "per_gpu"
+        if re.search(r"tokens?|samples?|queries|QPS|/s\b|per second", text, re.I):
+            return "throughput"
+        return ""
+
+    def _not_a_claim(self, b: Block, m: re.Match[str]) -> bool:
+        before, after = b.text[max(0, m.start() - 12) : m.start()], b.text[m.end() : m.end() + 12]
+        if re.search(r"\[\^?$", before) and after.startswith("]"):
+            return True  # a footnote marker
+        if re.search(r"(?:Table|Figure|Section|Step|Chapter|Appendix|Q[1-4]|FY|No\.|#)\s*$", before):
+            return True
+        num = m.group("num")
+        if (m.group("suffix") or "").strip() in ("x", "×") and re.match(r"\s*[A-Z0-9]", after):
+            return True  # "8x MI355X": a count in a product description
+        if re.fullmatch(r"(?:19|20)\d\d", num) and not m.group("suffix"):
+            return True  # a year
+        return bool(re.match(r"^(?:st|nd|rd|th)\b", after))
+
+    def _typed(self, b: Block, m: re.Match[str]) -> Claim:
+        value, tol, suffix = parse_number(m)
+        unit = unit_of(b, m, suffix)
+        if unit == "ratio" and not suffix:
+            suffix = "times"  # "a factor of 48"
+        kinds = {
+            "throughput": "result",
+            "per_gpu": "per_gpu",
+            "ratio": "ratio",
+            "pct": "pct",
+            "money": "money",
+        }
+        text = m.group(0).strip()
+        c = Claim(
+            text,
+            value,
+            kinds.get(unit, "number"),
+            (),
+            b,
+            m.start(),
+            typed=True,
+            unit=unit,
+            tol=tol,
+            suffix=suffix,
+        )
+        c.unverified = bool(UNVERIFIED_NEAR.search(b.text[max(0, m.start() - 40) : m.start()]))
+        return c
+
+    def _match(self, claims: list[Claim]) -> None:
+        """Give typed numbers the rows they match (values first, then relations between them)."""
+        assert self.matcher is not None
+        rounds = self.article_rounds
+        for c in claims:
+            if not c.typed or c.kind in ("entry", "money") or self.quoted(c.block, c.index):
+                continue
+            if c.kind in ("result", "per_gpu", "number"):
+                if c.unit == "" and abs(c.value) < 1000:
+                    continue  # a bare small number is a count or a label, not a result
+                m = self._context_mentions(c)
+                pool = self.matcher.candidates(m, rounds)
+                cited = self._note_entries(c.block)
+                matches = self._prefer(self.matcher.values(pool, c.value, c.tol, c.unit), m, cited)
+                if not matches and m.entries:  # the sentence cites an entry the value is not from
+                    wider = Mentions(rounds=m.rounds, benchmarks=m.benchmarks)
+                    matches = self._prefer(
+                        self.matcher.values(self.matcher.candidates(wider, rounds), c.value, c.tol, c.unit), m
+                    )
+                    if matches:
+                        c.misattributed = tuple(sorted(m.entries))
+                if matches:
+                    c.rows = tuple(dict.fromkeys(r for mt in matches for r in mt.rows))
+                    c.kind = matches[0].kind if len({mt.kind for mt in matches}) == 1 else c.kind
+                    c.basis = ("per_gpu",) if c.kind == "per_gpu" else ()
+                elif c.unit in ("throughput", "per_gpu"):
+                    c.candidates = [self.matcher.nearest(pool, c.value, c.unit)]
+        for c in claims:
+            if c.typed and c.kind in ("ratio", "pct") and not self.quoted(c.block, c.index):
+                self._match_relation(c, claims)
+
+    def _typed_relation(self, c: Claim, claims: list[Claim]) -> bool:
+        """Whether the ratio or percentage relates two numbers the text itself prints (composites,
+        the article's own runs); their rows, if any, become the claim's."""
+        i = self.doc.blocks.index(c.block)
+        near = {id(b) for b in self.doc.blocks[max(0, i - 2) : i + 1]}
+        values = [
+            x
+            for x in claims
+            if id(x.block) in near
+            and x is not c
+            and x.kind not in ("entry", "ratio", "pct")
+            and x.value == x.value
+        ]
+        for a in values:
+            for b in values:
+                if a is b or not (a.value and b.value):
+                    continue
+                for _, v in relation_values(a.value, b.value, c.suffix):
+                    if abs(v - c.value) <= c.tol * (1 + 1e-9):
+                        c.rows = tuple(dict.fromkeys((*a.rows, *b.rows)))
+                        return True
+        return False
+
+    def _match_relation(self, c: Claim, claims: list[Claim]) -> None:
+        assert self.matcher is not None
+        if self._typed_relation(c, claims):
+            return
+        same = [
+            x
+            for x in claims
+            if x.block is c.block and x is not c and x.rows and x.kind in ("result", "per_gpu", "entry")
+        ]
+        near: list[Row] = list(dict.fromkeys(r for x in same for r in x.rows))
+        m = self._context_mentions(c)
+        pools: list[tuple[list[Row], bool]] = [(near, False)] if len(near) >= 2 else []
+        if m.benchmarks and m.scenarios and len(near) < 2:
+            wide = [r for r in self.matcher.candidates(m, self.article_rounds) if r.scenario in m.scenarios]
+            pools.append((wide, True))
+        for pool, strict in pools:
+            found = self.matcher.relations(pool, c.value, c.tol, c.suffix, same_scenario=strict)
+            if strict:  # from a wide search, keep pairs with a side the paragraph or its notes cite
+                cited = {r.key for r in near} | {e for e in m.entries}
+                found = [f for f in found if any(r.key in cited or r.result_id in cited for r in f.rows)]
+            if found:
+                c.rows = tuple(dict.fromkeys(r for f in found[:1] for r in f.rows))
+                c.basis = ("per_gpu",) if found[0].basis == "per_gpu" else ("result",)
+                return
+        if len(near) >= 2:
+            c.candidates = [
+                f"the rows it compares ({', '.join(sorted({r.result_id for r in near}))}) give no such {c.kind}"
+            ]
+
+    def _context_mentions(self, c: Claim) -> Mentions:
+        """What the claim's sentence names, completed by its paragraph and the article's title."""
+        s = self.mentions(c.block, c.sentence)
+        p = self.mentions(c.block)
+        t = self.vocab.read(self.rendered.article.title)
+        cell = self._table_context(c)
+        return Mentions(
+            rounds=s.rounds or cell.rounds or set(self.article_rounds) or t.rounds,
+            benchmarks=s.benchmarks or cell.benchmarks or p.benchmarks or t.benchmarks,
+            variants=s.variants | p.variants | cell.variants,
+            scenarios=s.scenarios or cell.scenarios or p.scenarios,
+            categories=s.categories,
+            divisions=s.divisions,
+            chips=s.chips,
+            entries=s.entries or cell.entries,
+        )
+
+    def _table_context(self, c: Claim) -> Mentions:
+        """For a table cell: what its row, the header and the table's caption name."""
+        b = c.block
+        if b.table < 0:
+            return Mentions()
+        blocks = self.doc.blocks
+        related = [x for x in blocks if x.table == b.table and (x.row in (0, b.row))]
+        i = blocks.index([x for x in blocks if x.table == b.table][0])
+        if i > 0 and blocks[i - 1].table < 0:
+            related.append(blocks[i - 1])
+        return self.vocab.read("\n".join(x.text for x in related))
+
+    def _note_entries(self, block: Block) -> set[str]:
+        """Entries of the notes this block's markers point at."""
+        labels = {m.label for m in self.notes.markers if m.block is block}
+        return {e for n in self.notes.notes if n.label in labels for e in n.entries}
+
+    @staticmethod
+    def _prefer(matches: list[Match], m: Mentions, cited: set[str] | None = None) -> list[Match]:
+        """The matches that fit best what the text names: its entries and scenario, and the
+        entries its footnotes list."""
+        if len(matches) <= 1:
+            return matches
+        listed = cited or set()
+
+        def score(mt: Match) -> int:
+            return sum(
+                2 * (r.result_id in m.entries) + (r.scenario in m.scenarios) + (r.result_id in listed)
+                for r in mt.rows
+            )
+
+        top = max(score(mt) for mt in matches)
+        return [mt for mt in matches if score(mt) == top]
+
+    # ------------------------------------------------------------------ rounds
+    @cached_property
+    def article_rounds(self) -> list[str]:
+        """Rounds the article names: front matter, else its text."""
+        rounds = list(self.rendered.article.rounds)
+        if rounds:
+            return rounds
+        named: set[str] = set(self.vocab.read(self.rendered.article.title).rounds)
+        for b in self.prose():
+            named |= self.mentions(b).rounds
+        return sorted(named)
+
+    @cached_property
+    def cited_rounds(self) -> set[str]:
+        """Rounds whose results the article prints or cites."""
+        out = {r.round for c in self.claims for r in c.rows}
+        out |= {e.split("-")[0] for c in self.claims if c.kind == "entry" for e in [c.text]}
+        return out | set(self.rendered.article.rounds)
+
+
+CONNECTOR = re.compile(r"\b(?:against|versus|vs\.?|compared (?:with|to)|than|and|or)\s+(?:the\s+)?$", re.I)
+LIST_GAP = re.compile(r"^[\s,]*(?:and|to|–|—|-)?[\s,]*$")  # not "or": "596,944, or 8,291 per GPU" restates
+
+
+def _lists(claims: list[Claim]) -> list[list[Claim]]:
+    """Runs of numbers written as a list ("16,022, 8,447 and 15,989 tokens per second")."""
+    runs: list[list[Claim]] = []
+    for c in claims:
+        prev = runs[-1][-1] if runs else None
+        gap = c.block.text[prev.index + len(prev.text) : c.index] if prev and prev.block is c.block else None
+        if prev is not None and gap is not None and LIST_GAP.match(gap):
+            runs[-1].append(c)
+        else:
+            runs.append([c])
+    return runs
+
+
+def _inherit_units(claims: list[Claim], column: str) -> None:
+    """The numbers of a list share a unit (per GPU if any of them is), a number with no unit
+    takes the unit of the one before it in its sentence ("14,211 tokens/s per GPU, against
+    12,523 for ..."), and a table cell takes its column's."""
+    for run in _lists([c for c in claims if c.unit in ("", "throughput", "per_gpu") and c.kind != "entry"]):
+        units = {c.unit for c in run}
+        lead = run[0].block.text[run[0].sentence.start : run[0].index]
+        if "throughput" in units and PER_GPU_LEAD.search(lead) and not TOTAL_BEFORE.search(lead[-40:]):
+            units.add("per_gpu")  # "Per GPU, ... that is 921 and 944 samples per second"
+        shared = "per_gpu" if "per_gpu" in units else "throughput" if "throughput" in units else ""
+        for c in run:
+            c.unit = shared or c.unit
+    prev: Claim | None = None
+    for c in claims:
+        if c.unit == "" and c.kind == "number":
+            gap = (
+                c.block.text[max(0, c.index - 14) : c.index]
+                if prev is not None and prev.sentence is c.sentence
+                else ""
+            )
+            follows = bool(gap) and bool(CONNECTOR.search(gap))
+            unit = column or (prev.unit if follows and prev is not None else "")
+            c.unit = unit if unit in ("throughput", "per_gpu") else ""
+        if c.kind in ("number", "result", "per_gpu") and c.unit in ("throughput", "per_gpu"):
+            c.kind = "result" if c.unit == "throughput" else "per_gpu"
+        if c.unit:
+            prev = c

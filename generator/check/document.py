@@ -1,0 +1,287 @@
+"""An article as the checker reads it: blocks of prose with sentences, parsed with markdown-it.
+
+Like Vale, the checker never searches raw text: the rendered Markdown is parsed into
+blocks (paragraphs, headings, list items, table cells, footnote definitions, quotes),
+each with its *masked* text: the block's characters with markup, code, URLs, HTML
+and comments replaced by spaces, so that every index still points at the same
+character of the rendered Markdown and, through the source map, at the template's
+line and column. Blocks the generator wrote itself (footnotes, the compliance
+paragraph, the provenance appendix) and quoted statements are marked, so that they
+never count as an article's own disclosure.
+"""
+
+from __future__ import annotations
+
+import bisect
+import html
+import re
+from dataclasses import dataclass, field
+
+from markdown_it import MarkdownIt
+from mdit_py_plugins.footnote import footnote_plugin
+
+from generator.article.render import Rendered
+from generator.article.sourcemap import GENERATED
+
+PROSE_KINDS = ("paragraph", "heading", "item", "cell", "header", "footnote", "quote")
+
+_MASKS = [
+    re.compile(r"<!--.*?-->", re.S),  # comments
+    re.compile(r"`[^`\n]*`"),  # code spans
+    re.compile(
+        r"\[\^\\\[\d+\\\]\]\(#mlperf-fn-\d+\)(?:\[\\\[\d+\\\]\]\(#mlperf-fn-\d+\))*"
+    ),  # generated markers
+    re.compile(r"\[\^[^\]\s]+\](?!:)"),  # Markdown footnote references
+    re.compile(r"<https?://[^>\s]+>"),  # autolinks
+    re.compile(r"https?://\S+?(?=[)\]>\s]|[.,;:!?](?:\s|$)|$)"),  # bare URLs
+    re.compile(r"</?[A-Za-z][^<>]*>"),  # inline HTML tags
+]
+_LINK = re.compile(r"(!?)\[([^\]\n]*)\]\(([^)\s]*)(?:\s+\"[^\"]*\")?\)")
+_ENTITY = re.compile(r"&(?:#\d+|#x[0-9a-fA-F]+|[A-Za-z]+);")
+_SENTENCE_END = re.compile(r"[.!?][\"”’)\]]*(?=\s+[\"“‘(\[]*[A-Z0-9$]|\s*$)")
+_ABBREV = re.compile(
+    r"(?:\b(?:e\.g|i\.e|vs|Inc|Corp|Ltd|No|approx|Fig|cf|al|etc|Dr|Mr|Ms|St|U\.S|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)|\b[A-Z])$"
+)
+
+
+def mask(raw: str) -> str:
+    """Markup, code, URLs and comments as spaces; link text and entity characters kept in place."""
+    out = list(raw)
+
+    def blank(a: int, b: int) -> None:
+        for i in range(a, b):
+            if out[i] != "\n":
+                out[i] = " "
+
+    for pat in _MASKS:
+        for m in pat.finditer(raw):
+            blank(m.start(), m.end())
+    for m in _LINK.finditer(raw):
+        blank(m.start(), m.start(2))  # "![" or "["
+        blank(m.end(2), m.end())  # "](url)"
+    for m in _ENTITY.finditer(raw):
+        if out[m.start()] == "&":
+            out[m.start()] = html.unescape(m.group(0))[:1] or " "
+            blank(m.start() + 1, m.end())
+    text = "".join(out)
+    text = re.sub(r"\\(.)", lambda m: " " + m.group(1), text)  # backslash escapes
+    return re.sub(r"(?<![\w*])[*_]{1,3}|[*_]{1,3}(?![\w*])", lambda m: " " * len(m.group(0)), text)
+
+
+@dataclass
+class Sentence:
+    start: int  # offsets into the block's text
+    end: int
+
+
+@dataclass
+class Block:
+    """One unit of prose with its position in the rendered Markdown."""
+
+    kind: str  # paragraph, heading, item, cell, header, footnote, quote
+    raw: str  # the rendered Markdown of the block (line segments joined by "\n")
+    text: str  # the same characters, masked
+    offsets: list[int]  # rendered offset of the first character of each line segment
+    seg_starts: list[int]  # index in text of each line segment
+    line: int  # first rendered line (1-based)
+    generated: bool = False
+    level: int = 0  # heading level
+    row: int = -1  # table row (0 = header) and column
+    col: int = -1
+    table: int = -1  # index of the table the cell belongs to
+    label: str = ""  # footnote label
+    sentences: list[Sentence] = field(default_factory=list)
+
+    def offset(self, i: int) -> int:
+        """Rendered offset of character *i* of the block's text."""
+        k = bisect.bisect_right(self.seg_starts, i) - 1
+        return self.offsets[k] + (i - self.seg_starts[k])
+
+    def index_of(self, offset: int) -> int | None:
+        """Index in the block's text of the rendered character at *offset*, if it is in the block."""
+        for k, start in enumerate(self.offsets):
+            length = (
+                self.seg_starts[k + 1] - 1 if k + 1 < len(self.seg_starts) else len(self.text)
+            ) - self.seg_starts[k]
+            if start <= offset <= start + length:
+                return self.seg_starts[k] + (offset - start)
+        return None
+
+    def sentence_at(self, i: int) -> Sentence:
+        for s in self.sentences:
+            if s.start <= i < s.end:
+                return s
+        return self.sentences[-1] if self.sentences else Sentence(0, len(self.text))
+
+    def words(self, s: Sentence | None = None) -> str:
+        return self.text[s.start : s.end] if s else self.text
+
+
+def split_sentences(text: str) -> list[Sentence]:
+    out, start = [], 0
+    for m in _SENTENCE_END.finditer(text):
+        head = text[start : m.start()].rstrip()
+        if _ABBREV.search(head):
+            continue
+        out.append(Sentence(start, m.end()))
+        start = m.end()
+        while start < len(text) and text[start].isspace():
+            start += 1
+    if start < len(text) and text[start:].strip():
+        out.append(Sentence(start, len(text)))
+    return out or [Sentence(0, len(text))]
+
+
+@dataclass
+class Document:
+    """The parsed article: its blocks in order, and the rendering they come from."""
+
+    rendered: Rendered
+    blocks: list[Block]
+
+    @property
+    def markdown(self) -> str:
+        return self.rendered.markdown
+
+    def position(self, offset: int) -> tuple[int, int]:
+        line, col = self.rendered.position(offset)
+        if line == 0:  # generated text: point at the line of the rendered Markdown
+            line = self.markdown.count("\n", 0, offset) + 1
+            col = offset - (self.markdown.rfind("\n", 0, offset) + 1) + 1
+        return line, col
+
+    def block_at(self, offset: int) -> tuple[Block, int] | None:
+        for b in self.blocks:
+            i = b.index_of(offset)
+            if i is not None:
+                return b, i
+        return None
+
+    def prose(self) -> list[Block]:
+        return [b for b in self.blocks if not b.generated]
+
+
+class _Builder:
+    def __init__(self, rendered: Rendered) -> None:
+        self.r = rendered
+        self.md = rendered.markdown
+        self.lines = self.md.split("\n")
+        self.line_starts = [0]
+        for ln in self.lines[:-1]:
+            self.line_starts.append(self.line_starts[-1] + len(ln) + 1)
+        self.blocks: list[Block] = []
+        self.tables = 0
+
+    def _segments(self, first: int, content: str) -> tuple[list[str], list[int]]:
+        """Where each line of an inline *content* sits in the rendered lines from *first* on."""
+        segs, offs = [], []
+        for k, part in enumerate(content.split("\n")):
+            n = min(first + k, len(self.lines) - 1)
+            src, want = self.lines[n], part.strip()
+            at = src.find(want) if want else 0
+            if at < 0:
+                at, want = 0, src
+            segs.append(src[at : at + len(want)])
+            offs.append(self.line_starts[n] + at)
+        return segs, offs
+
+    def add(self, kind: str, first: int, last: int, content: str, **kw: object) -> Block:
+        segs, offs = self._segments(first, content)
+        raw = "\n".join(segs)
+        starts, pos = [], 0
+        for s in segs:
+            starts.append(pos)
+            pos += len(s) + 1
+        text = mask(raw)
+        gen = all(self.r.sourcemap.kind(o) == GENERATED for o in offs if self.r.sourcemap.segments) and bool(
+            self.r.sourcemap.segments
+        )
+        b = Block(kind, raw, text, offs, starts, first + 1, generated=gen, **kw)  # type: ignore[arg-type]
+        b.sentences = split_sentences(text)
+        self.blocks.append(b)
+        return b
+
+    def table_row(self, line: int, row: int) -> None:
+        raw = self.lines[line]
+        cells = [m for m in re.finditer(r"(?:^|(?<!\\)\|)([^|\\]*(?:\\.[^|\\]*)*)", raw)]
+        col = 0
+        for m in cells:
+            content = m.group(1)
+            if not content.strip() and (m.start(1) == 0 or m.end(1) == len(raw)):
+                continue
+            if set(content.strip()) <= set("-: ") and content.strip():
+                return  # the delimiter row
+            off = self.line_starts[line] + m.start(1)
+            text = mask(content)
+            b = Block(
+                "header" if row == 0 else "cell",
+                content,
+                text,
+                [off],
+                [0],
+                line + 1,
+                generated=self.r.sourcemap.kind(off) == GENERATED and bool(self.r.sourcemap.segments),
+                row=row,
+                col=col,
+                table=self.tables,
+            )
+            b.sentences = [Sentence(0, len(text))]
+            self.blocks.append(b)
+            col += 1
+
+
+def parse(rendered: Rendered) -> Document:
+    """Blocks of prose of a rendered article."""
+    md = MarkdownIt("commonmark").enable("table").use(footnote_plugin)
+    tokens = md.parse(rendered.markdown)
+    b = _Builder(rendered)
+    stack: list[str] = []
+    label = ""
+    row = 0
+    for i, tok in enumerate(tokens):
+        if tok.type.endswith("_open") and tok.type not in ("paragraph_open", "heading_open"):
+            stack.append(tok.type)
+        if tok.type.endswith("_close") and tok.type not in ("paragraph_close", "heading_close") and stack:
+            stack.pop()
+        if tok.type == "footnote_open":
+            label = str(tok.meta.get("label", ""))
+        elif tok.type == "table_open":
+            b.tables += 1
+            row = 0
+        elif tok.type == "tr_open" and tok.map:
+            b.table_row(tok.map[0], row)
+            row += 1
+        elif tok.type == "inline" and tok.map and tokens[i - 1].type in ("paragraph_open", "heading_open"):
+            opener = tokens[i - 1]
+            first, last = tok.map
+            if opener.type == "heading_open":
+                b.add("heading", first, last, tok.content, level=int(opener.tag[1:]))
+            elif "footnote_open" in stack:
+                b.add("footnote", first, last, tok.content, label=label)
+            elif "blockquote_open" in stack:
+                b.add("quote", first, last, tok.content)
+            elif "list_item_open" in stack:
+                b.add("item", first, last, tok.content)
+            else:
+                b.add("paragraph", first, last, tok.content)
+    _orphan_definitions(b)
+    return Document(rendered, b.blocks)
+
+
+def _orphan_definitions(b: _Builder) -> None:
+    """Footnote definitions no marker references: markdown-it drops them, the checker reports them."""
+    seen = {x.label for x in b.blocks if x.kind == "footnote"}
+    lines = b.lines
+    for i, ln in enumerate(lines):
+        m = re.match(r"\[\^([^\]\s]+)\]:\s*(.*)$", ln)
+        if not m or m.group(1) in seen:
+            continue
+        parts, j = [m.group(2)], i + 1
+        while (
+            j < len(lines)
+            and lines[j].strip()
+            and (lines[j].startswith("    ") or not re.match(r"\[\^", lines[j]))
+        ):
+            parts.append(lines[j].strip())
+            j += 1
+        b.add("footnote", i, j, "\n".join(parts), label=m.group(1))

@@ -1,0 +1,143 @@
+"""Matching numbers typed by hand against the official rows.
+
+For each typed number the matcher looks at what its sentence (then its paragraph) names:
+rounds, benchmark, entry IDs. A value with a throughput or per-GPU unit is compared
+with each candidate row's system result and per-accelerator value, within half a unit
+of the last digit printed ("5.75 million" matches 5,749,440). A ratio or percentage is
+compared with every way two rows of one benchmark and scenario relate (ratio, change,
+gap, share), per accelerator and in total, preferring rows the same sentence cites.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from generator.check.vocabulary import Mentions
+from generator.data.table import ResultsTable, Row
+
+
+@dataclass(frozen=True)
+class Match:
+    rows: tuple[Row, ...]
+    kind: str  # result, per_gpu, ratio, pct
+    basis: str  # "total" or "per_gpu"
+    value: float
+    how: str  # human text: "6.1-0052 gpt-oss-120b Server system result"
+
+
+class Matcher:
+    """Candidate rows and value matching over one results table."""
+
+    def __init__(self, table: ResultsTable) -> None:
+        self.table = table
+        self.df = table.df
+        self.by_id: dict[str, list[Row]] = {}
+        for r in table.rows_of(self.df[self.df["result_id"] != ""]):
+            self.by_id.setdefault(r.result_id, []).append(r)
+
+    def candidates(self, m: Mentions, rounds: Iterable[str]) -> list[Row]:
+        """Rows a text may refer to: its entries, else its rounds and benchmarks."""
+        if m.entries:
+            rows = [r for e in sorted(m.entries) for r in self.by_id.get(e, [])]
+            if rows:
+                return rows
+        df = self.df
+        rs = set(m.rounds) or set(rounds)
+        if rs:
+            df = df[df["round"].isin(rs)]
+        if m.benchmarks:
+            df = df[df["benchmark"].isin(m.benchmarks)]
+        if len(df) > 4000:
+            return []
+        return self.table.rows_of(df)
+
+    @staticmethod
+    def values(rows: list[Row], value: float, tol: float, unit: str) -> list[Match]:
+        """Rows whose system result or per-accelerator value prints as *value*."""
+        out = []
+        for r in rows:
+            if unit == "latency":
+                if not r.higher_is_better and _close(r.result, value, tol):
+                    out.append(Match((r,), "result", "total", r.result, f"{_label(r)} latency"))
+                continue
+            if unit != "per_gpu" and _close(r.result, value, tol):
+                out.append(Match((r,), "result", "total", r.result, f"{_label(r)} system result"))
+            if r.per_accelerator == r.per_accelerator and _close(r.per_accelerator, value, tol):
+                out.append(
+                    Match((r,), "per_gpu", "per_gpu", r.per_accelerator, f"{_label(r)} per-accelerator value")
+                )
+        return out
+
+    @staticmethod
+    def relations(
+        rows: list[Row], value: float, tol: float, suffix: str, *, same_scenario: bool = False
+    ) -> list[Match]:
+        """Pairs of *rows* whose ratio or percentage prints as *value* (of one benchmark and
+        scenario when *same_scenario*; rows the text itself cites may differ in anything)."""
+        out = []
+        uniq = list({r.key: r for r in rows}.values())
+        for i, a in enumerate(uniq):
+            for b in uniq[i + 1 :]:
+                if a.units != b.units or (
+                    same_scenario and (a.benchmark != b.benchmark or a.scenario != b.scenario)
+                ):
+                    continue
+                for basis in ("per_gpu", "total"):
+                    x, y = _metric(a, basis), _metric(b, basis)
+                    if not (x and y):
+                        continue
+                    for kind, v in relation_values(x, y, suffix):
+                        if _close(v, value, tol):
+                            out.append(
+                                Match(
+                                    (a, b), kind, basis, v, f"{kind} of {_label(a)} and {_label(b)} ({basis})"
+                                )
+                            )
+        return out
+
+    def nearest(self, rows: list[Row], value: float, unit: str) -> str:
+        """The closest official value to a number that matched none, for the finding's message."""
+        best: tuple[float, str] | None = None
+        for r in rows:
+            for v, what in ((r.result, "system result"), (r.per_accelerator, "per accelerator")):
+                if unit == "per_gpu" and what == "system result":
+                    continue
+                if v == v and v > 0:
+                    d = abs(math.log(abs(value) / v)) if value else math.inf
+                    if best is None or d < best[0]:
+                        best = (d, f"{_label(r)} {_fmt(v)} {what}")
+        return best[1] if best else ""
+
+
+def _metric(r: Row, basis: str) -> float:
+    v = r.per_accelerator if basis == "per_gpu" else r.result
+    return v if v == v and v > 0 else 0.0
+
+
+def relation_values(x: float, y: float, suffix: str) -> list[tuple[str, float]]:
+    if suffix in ("×", "x", "times", "-fold"):
+        return [("ratio", x / y), ("ratio", y / x)]
+    if suffix in ("%", "percent"):
+        return [
+            ("pct", (x / y - 1) * 100),
+            ("pct", (y / x - 1) * 100),
+            ("pct", abs(x / y - 1) * 100),
+            ("pct", abs(y / x - 1) * 100),
+            ("pct", x / y * 100),
+            ("pct", y / x * 100),
+        ]
+    return []
+
+
+def _close(v: float, target: float, tol: float) -> bool:
+    return v == v and abs(v - target) <= tol * (1 + 1e-9) + 1e-12
+
+
+def _label(r: Row) -> str:
+    return f"{r.result_id or r.submitter} {r.benchmark} {r.scenario}"
+
+
+def _fmt(v: float) -> str:
+    return f"{v:,.0f}" if abs(v) >= 100 else f"{v:,.2f}"

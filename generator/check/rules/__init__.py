@@ -1,0 +1,12 @@
+"""The rule families; importing this package registers every rule."""
+
+from generator.check.rules import (  # noqa: F401 - imported for their registrations
+    comparisons,
+    footnotes,
+    marks,
+    numbers,
+    power,
+    superlatives,
+    timing,
+    verification,
+)

@@ -1,0 +1,379 @@
+"""Comparisons (§4, §5): compatible rounds only, and every difference between the sides
+(version, division, category, verified status, scenario, chip count, benchmark and its
+accuracy variant) identified in the sentence, table or figure that prints the comparison.
+
+A comparison is a figure computed from two or more rows (a ratio, a percentage, a scaling
+efficiency), a typed ratio or percentage matched to two rows, two results set side by side
+in one sentence with a comparing word, or a table of results. Its *scope* is the sentence
+that prints it and the sentences of the same paragraph that print its sides; for a table,
+the table with its caption; for a chart, its caption. Generated blocks never count."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from generator.check.claims import Claim
+from generator.check.context import COMPARE_CUE, Context
+from generator.check.document import Block, Sentence
+from generator.check.registry import Issue, rule
+from generator.check.rules.common import at_claim, cat, claims_in, section_of
+from generator.check.vocabulary import Mentions, family_of, variant_of
+from generator.data.results import version_key
+from generator.data.table import Row
+
+NOT_CLOSED = re.compile(
+    r"\b(?:not|never|wouldn't|would not|could not|couldn't|cannot|can't)\s+(?:\w+\s+){0,3}(?:qualify|be eligible|be allowed|be permitted|be valid|meet|pass|comply)|"
+    r"\b(?:outside|beyond|break\w*|violat\w*|exceed\w*)\s+(?:\w+\s+){0,3}Closed\b|"
+    r"\bClosed(?:[- ]division)?\s+(?:rules?\s+)?(?:forbid|prohibit|disallow|do(?:es)? not (?:allow|permit))|"
+    r"\b(?:retrain\w*|prun\w*|distill\w*|sparsi\w*|modified model|different model|altered model|changed the model|"
+    r"model changes?|not mathematically equivalent|non-equivalent|lower accuracy|accuracy target|quantiz\w+ below|"
+    r"speculative decoding|smaller model|fine-tun\w+)\b",
+    re.I,
+)
+
+
+@dataclass
+class Comparison:
+    anchor: Claim
+    rows: list[Row]
+    scope: list[tuple[Block, Sentence | None]]  # where every difference may be identified
+    table: bool = False
+    intro: list[tuple[Block, Sentence | None]] | None = None  # where entry-level attributes may be
+
+
+def _unique_rows(rows: list[Row]) -> list[Row]:
+    return list({r.key: r for r in rows}.values())
+
+
+def _sentence_scope(ctx: Context, c: Claim, rows: list[Row]) -> list[tuple[Block, Sentence | None]]:
+    """The paragraph that prints the comparison."""
+    return [(c.block, None)]
+
+
+def _introductions(
+    ctx: Context, rows: list[Row], scope: list[tuple[Block, Sentence | None]]
+) -> list[tuple[Block, Sentence | None]]:
+    """Sentences anywhere in the prose that print one side's entry on its own: they identify that
+    entry's round, division, category and chip count."""
+    entries = {r.result_id for r in rows if r.result_id}
+    blocks = {id(b) for b, _ in scope}
+    out: list[tuple[Block, Sentence | None]] = []
+    for x in ctx.claims:
+        if not x.rows or id(x.block) in ctx.note_blocks or x.block.generated or id(x.block) in blocks:
+            continue
+        ids = {r.result_id for r in x.rows}
+        if len(ids) == 1 and ids <= entries and (x.block, x.sentence) not in out:
+            out.append((x.block, x.sentence))
+    return out
+
+
+def _table_scope(ctx: Context, b: Block) -> list[tuple[Block, Sentence | None]]:
+    blocks = ctx.doc.blocks
+    cells = [x for x in blocks if x.table == b.table]
+    first = blocks.index(cells[0])
+    out: list[tuple[Block, Sentence | None]] = [(x, None) for x in cells]
+    for i in (first - 1, blocks.index(cells[-1]) + 1):
+        if 0 <= i < len(blocks) and blocks[i].table < 0 and not blocks[i].generated:
+            out.append((blocks[i], None))
+    return out
+
+
+def comparisons(ctx: Context) -> list[Comparison]:
+    """Every comparison the article prints."""
+    out: list[Comparison] = []
+    covered: set[tuple[int, int]] = set()
+    tables: dict[int, list[Claim]] = {}
+    for c in ctx.claims:
+        if id(c.block) in ctx.note_blocks or ctx.quoted(c.block, c.index):
+            continue
+        # a table compares the rows its cells print; a median cell summarises its group (the
+        # caption or header names the group) rather than setting its members side by side
+        if c.block.table >= 0 and c.rows and c.kind in ("result", "per_gpu"):
+            tables.setdefault(c.block.table, []).append(c)
+        rows = _unique_rows(list(c.rows))
+        if (c.comparison or (c.typed and c.kind in ("ratio", "pct"))) and len(rows) >= 2:
+            scope = _table_scope(ctx, c.block) if c.block.table >= 0 else _sentence_scope(ctx, c, rows)
+            out.append(Comparison(c, rows, scope, table=c.block.table >= 0))
+            covered.add((id(c.block), c.sentence.start))
+    for b in ctx.prose():
+        if b.table >= 0:
+            continue
+        for s in b.sentences:
+            if (id(b), s.start) in covered or not COMPARE_CUE.search(b.words(s)):
+                continue
+            side = [
+                x
+                for x in claims_in(ctx, b, s)
+                if x.rows and x.kind in ("result", "per_gpu") and len(x.rows) == 1
+            ]
+            rows = _unique_rows([r for x in side for r in x.rows])
+            if len(rows) >= 2 and not ctx.quoted(b, side[0].index):
+                out.append(Comparison(side[0], rows, _sentence_scope(ctx, side[0], rows)))
+    for cells in tables.values():
+        rows = _unique_rows([r for c in cells for r in c.rows])
+        if len(rows) >= 2 and not any(x.table and x.anchor.block.table == cells[0].block.table for x in out):
+            out.append(Comparison(cells[0], rows, _table_scope(ctx, cells[0].block), table=True))
+    return out
+
+
+def _named(ctx: Context, cmp: Comparison) -> Mentions:
+    m = Mentions()
+    for b, s in _introductions(ctx, cmp.rows, cmp.scope):
+        x = ctx.mentions(b, s)
+        m.rounds |= x.rounds
+        m.categories |= x.categories
+        m.divisions |= x.divisions
+        m.chips |= x.chips
+    for b, s in cmp.scope:
+        x = ctx.mentions(b, s)
+        m.rounds |= x.rounds
+        m.benchmarks |= x.benchmarks
+        m.variants |= x.variants
+        m.scenarios |= x.scenarios
+        m.categories |= x.categories
+        m.divisions |= x.divisions
+        m.chips |= x.chips
+        m.unverified = m.unverified or x.unverified
+    for b, _ in cmp.scope:  # a table's "GPUs" column states each row's chip count
+        if b.table >= 0 and b.row > 0 and re.fullmatch(r"\s*\d[\d,]*\s*", b.text or "x"):
+            header = next(
+                (x for x in ctx.doc.blocks if x.table == b.table and x.row == 0 and x.col == b.col), None
+            )
+            if header is not None and re.search(r"\b(?:GPUs?|accelerators?|chips?)\b", header.text, re.I):
+                m.chips.add(int(b.text.strip().replace(",", "")))
+    for b, s in cmp.scope:  # chip counts printed by placeholders: x.gpus, gpus(...)
+        for c in claims_in(ctx, b, s):
+            if c.kind == "count" and c.figure is not None and "total accelerators" in c.figure.formula:
+                m.chips.add(int(c.value))
+    return m
+
+
+def undisclosed(ctx: Context, cmp: Comparison) -> list[str]:
+    """The differences between the sides that the comparison's scope does not identify."""
+    rows, named, out = cmp.rows, _named(ctx, cmp), []
+
+    def check(what: str, values: set, shown: set, fmt=str) -> None:  # type: ignore[no-untyped-def]
+        if len(values) > 1 and len(values - shown) > 1:
+            vals = sorted(values, key=str)
+            out.append(
+                f"{what} ({', '.join(fmt(v) for v in vals)}; name {', '.join(fmt(v) for v in vals if v not in shown)})"
+            )
+
+    rounds = sorted({r.round for r in rows}, key=version_key)
+    older = [v for v in rounds[:-1] if v not in named.rounds]
+    if older:  # the newest round may be the article's own; every older one must be named
+        out.append(
+            f"version ({', '.join('v' + v for v in rounds)}; name {', '.join('v' + v for v in older)})"
+        )
+    check("division", {r.division for r in rows}, named.divisions, str.capitalize)
+    check("category", {r.category for r in rows}, named.categories, cat)
+    check("scenario", {r.scenario for r in rows}, named.scenarios)
+    if all(r.gpus for r in rows):  # CPU-only systems have no accelerator count to state
+        check("chip count", {r.gpus for r in rows}, named.chips)
+    fams = {family_of(r.benchmark) for r in rows}
+    check("benchmark", fams, {family_of(b) for b in named.benchmarks})
+    if len(fams) == 1:
+        check("accuracy target", {variant_of(r.benchmark) or "base" for r in rows}, named.variants)
+    sides_unverified = cmp.anchor.unverified or any(
+        c.unverified for b, s in cmp.scope for c in claims_in(ctx, b, s)
+    )
+    if sides_unverified and not named.unverified:
+        out.append("verified status (one side is unverified; say so)")
+    return out
+
+
+@rule(
+    "MLP007",
+    "comparison-difference-undisclosed",
+    family="comparisons",
+    severity="error",
+    guideline="§5 Identify submission differences",
+    summary="A comparison whose sides differ in version, division, category, verified status, scenario, chip count or benchmark, with the difference not identified where it is printed.",
+    bad="The B300 rack delivers 2.5× the per-GPU throughput of the B200 system.  (72 vs 8 GPUs, Preview vs Available)",
+    good="The 72-GPU B300 rack (Preview) delivers 2.5× the per-GPU throughput of the 8-GPU B200 system (Available).",
+)
+def difference_undisclosed(ctx: Context) -> Iterator[Issue]:
+    """Reports a comparison whose sides differ in a way its sentence, table or figure does
+    not identify. With *k* different values of one attribute, naming *k − 1* of them
+    identifies the difference (the last is the other side). Digits inside product names
+    ("NVL72") do not state a chip count; generated footnotes and compliance text do not count."""
+    seen: set[tuple[int, int]] = set()
+    for cmp in comparisons(ctx):
+        missing = undisclosed(ctx, cmp)
+        key = (id(cmp.anchor.block), cmp.anchor.index)
+        if missing and key not in seen:
+            seen.add(key)
+            where = "table" if cmp.table else "sentence"
+            yield at_claim(
+                cmp.anchor,
+                f"{cmp.anchor.text} compares rows that differ in {'; '.join(missing)}, and its {where} does not say so",
+                'state each difference beside the comparison, e.g. "the 72-GPU Preview rack ... the 8-GPU Available system"',
+            )
+
+
+@rule(
+    "MLP008",
+    "open-closed-undisclosed",
+    family="comparisons",
+    severity="error",
+    guideline="§5 Identify submission differences",
+    summary="An Open-division result compared with a Closed one without saying how the Open result would not qualify as Closed.",
+    bad="The Open-division entry is 6.3% faster than the Closed-division one.",
+    good="The Open-division entry, which used speculative decoding the Closed rules do not allow, is 6.3% faster than the Closed-division one.",
+)
+def open_closed(ctx: Context) -> Iterator[Issue]:
+    """Reports an Open-versus-Closed comparison whose paragraph never says in what way the
+    Open result would not qualify as a Closed one (a changed model, a different accuracy
+    target, techniques the Closed rules forbid), in any wording."""
+    for cmp in comparisons(ctx):
+        if len({r.division for r in cmp.rows}) < 2:
+            continue
+        # the explanation often precedes the comparison ("These Open results would not qualify ...
+        # With that difference stated, ..."): the comparison's section counts
+        text = "\n".join(b.text for b in section_of(ctx, cmp.anchor.block))
+        if not NOT_CLOSED.search(text):
+            yield at_claim(
+                cmp.anchor,
+                f"{cmp.anchor.text} compares Open and Closed results without saying how the Open result would not qualify as Closed",
+                "say what the Open submission changed that the Closed rules do not allow",
+            )
+
+
+def _compat(ctx: Context, cmp: Comparison) -> tuple[str, str] | None:
+    rounds = sorted({r.round for r in cmp.rows}, key=version_key)
+    if len(rounds) < 2:
+        return None
+    benches = sorted({r.benchmark for r in cmp.rows})
+    if len({r.has_power for r in cmp.rows}) > 1:
+        return "MLP009", (
+            f"{cmp.anchor.text} compares a power submission's performance with a performance-only "
+            f"submission across {', '.join('v' + v for v in rounds)}; the Compatibility Table says they are not comparable"
+        )
+    fams = {family_of(b) for b in benches}
+    if len(fams) > 1 and _lineage(fams):
+        return (
+            "MLP009",
+            f"{cmp.anchor.text} compares {' and '.join(benches)}, different benchmarks, across {', '.join('v' + v for v in rounds)}",
+        )
+    for bench in benches:
+        rule_ = ctx.manifest.rules.benchmarks.get(bench)
+        since = rule_.compatible_since if rule_ else ""
+        if not since:
+            return (
+                "MLP010",
+                f"{cmp.anchor.text} compares {bench} across {', '.join('v' + v for v in rounds)}, and data/benchmarks.toml records no compatibility for it",
+            )
+        if version_key(rounds[0]) < version_key(since):
+            return (
+                "MLP009",
+                f"{cmp.anchor.text} compares {bench} across {', '.join('v' + v for v in rounds)}; the Compatibility Table makes {bench} comparable only from v{since} on",
+            )
+    return None
+
+
+def _lineage(fams: set[str]) -> bool:
+    """Benchmarks that replaced one another (dlrm-v2 and dlrm-v3): never comparable."""
+    return len({re.sub(r"[-_]?v\d+$", "", f) for f in fams}) == 1
+
+
+@rule(
+    "MLP009",
+    "incompatible-rounds",
+    family="comparisons",
+    severity="error",
+    guideline="§4 Compatible results",
+    summary="A comparison across rounds that the Compatibility Table makes incompatible.",
+    bad="DLRM-v3 in v6.1 is 48× below DLRM-v2 in v5.1.",
+    good="Compare DLRM-v3 results of v6.0 and v6.1 only.",
+)
+def incompatible_rounds(ctx: Context) -> Iterator[Issue]:
+    """Reports a comparison across rounds of a benchmark that changed in between (the
+    Compatibility Table, recorded per benchmark in ``data/benchmarks.toml``), or of two
+    benchmarks that replaced one another."""
+    for cmp in comparisons(ctx):
+        found = _compat(ctx, cmp)
+        if found and found[0] == "MLP009":
+            yield at_claim(cmp.anchor, found[1], "compare results of compatible rounds of the same benchmark")
+
+
+@rule(
+    "MLP010",
+    "compatibility-unknown",
+    family="comparisons",
+    severity="warning",
+    guideline="§4 Compatible results",
+    summary="A comparison across rounds for a benchmark whose compatibility is not recorded.",
+    bad="Whisper in v6.1 is 20% above v5.1.  (no compatibility recorded for whisper)",
+    good="Record the benchmark's compatible rounds in data/benchmarks.toml (compatible_since) first.",
+)
+def compatibility_unknown(ctx: Context) -> Iterator[Issue]:
+    """Reports a cross-round comparison of a benchmark for which ``data/benchmarks.toml``
+    records no ``compatible_since`` round, so nothing shows the rounds are comparable."""
+    for cmp in comparisons(ctx):
+        found = _compat(ctx, cmp)
+        if found and found[0] == "MLP010":
+            yield at_claim(cmp.anchor, found[1], "check the Compatibility Table and record compatible_since")
+
+
+def _misnamed(ctx: Context, c: Claim) -> str:
+    """What the sentence names wrongly about the value *c*, or ""."""
+    r = c.rows[0]
+    m = ctx.mentions(c.block, c.sentence)
+    others = [x for x in claims_in(ctx, c.block, c.sentence) if x is not c and x.rows and x.kind != "entry"]
+    about_one = {
+        x.rows[0].result_id
+        for x in claims_in(ctx, c.block)
+        if x.rows and len(x.rows) == 1 and x.kind != "entry"
+    } == {r.result_id}
+    if about_one:  # a paragraph about one entry describes it anywhere: its category, round, size
+        p = ctx.mentions(c.block)
+        m = Mentions(
+            rounds=m.rounds or p.rounds,
+            scenarios=m.scenarios,
+            categories=m.categories or p.categories,
+            strict_chips=m.strict_chips or p.strict_chips,
+        )
+    explained = {
+        k: {getattr(o, k) for x in others for o in x.rows} for k in ("scenario", "category", "round")
+    }
+    explained["gpus"] = {o.gpus for x in others for o in x.rows}
+    checks: list[tuple[str, set, object, set, Callable[[Any], str]]] = [
+        ("scenario", m.scenarios, r.scenario, explained["scenario"], str),
+        ("category", m.categories, r.category, explained["category"], cat),
+        ("version", m.rounds, r.round, explained["round"], lambda v: f"v{v}"),
+    ]
+    if r.gpus:
+        per_node = {r.gpus // r.nodes} if r.nodes else set()
+        checks.append(("chip count", m.strict_chips - per_node, r.gpus, explained["gpus"], str))
+    for what, named, actual, other, fmt in checks:
+        unexplained = named - {actual} - other
+        if actual not in named and unexplained:
+            says = ", ".join(fmt(v) for v in sorted(unexplained, key=str))
+            return f"the sentence says {says} ({what}), but {c.text} is the {fmt(actual)} result of {r.result_id} {r.benchmark} {r.scenario}"
+    return ""
+
+
+@rule(
+    "MLP025",
+    "attribute-misnamed",
+    family="comparisons",
+    severity="error",
+    guideline="§10 Statements must be clear and correct",
+    summary="A value attributed to the wrong scenario, category, round or chip count.",
+    bad="In the Server scenario it delivered 114,569 tokens/s.  (114,569 is the Offline result)",
+    good="In the Offline scenario it delivered 114,569 tokens/s.",
+)
+def attribute_misnamed(ctx: Context) -> Iterator[Issue]:
+    """Reports a value from one row whose sentence names a different scenario, category,
+    round or chip count than the row's, and no other value in the sentence explains it."""
+    for c in ctx.claims:
+        if len(c.rows) != 1 or c.kind not in ("result", "per_gpu") or id(c.block) in ctx.note_blocks:
+            continue
+        if c.block.table >= 0 or ctx.quoted(c.block, c.index):
+            continue
+        message = _misnamed(ctx, c)
+        if message:
+            yield at_claim(c, message, "name the row's own scenario, category, round and chip count")

@@ -1,0 +1,364 @@
+"""The required footnote (§2): every cited result listed in a complete note, every marker
+pointing at a note, every note referenced, every entry ID real and matching its sentence."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from generator.check.claims import Claim
+from generator.check.context import Context
+from generator.check.document import Block
+from generator.check.notes import Note
+from generator.check.registry import Issue, rule
+from generator.check.rules.common import LEGEND_CORE, at, at_claim, at_note, label
+from generator.check.vocabulary import ENTRY
+
+SUITE = re.compile(
+    r"MLPerf®?\s+(?:v?\d+\.\d+\s+)?(?:Inference|Training|Storage|Tiny|HPC|Client|Mobile|Automotive)\b"
+)
+VERSION = re.compile(r"(?<![\w.])v?\d+\.\d+(?![\d-])")
+DIVISION = re.compile(r"\b(?:Closed|Open)\b", re.I)
+DATE = re.compile(
+    r"\b\d{1,2}\s+[A-Z][a-z]+\.?\s+\d{4}\b|\b[A-Z][a-z]+\.?\s+\d{1,2},\s+\d{4}\b|\b\d{4}-\d{2}-\d{2}\b|\b[A-Z][a-z]+\s+\d{4}\b"
+)
+SOURCE = re.compile(r"https?://|www\.|\bmlcommons\.org\b|\bgithub\.com\b", re.I)
+SCENARIO_WORD = re.compile(r"\b(?:Server|Offline|Interactive|Single[- ]?Stream|Multi[- ]?Stream)\b", re.I)
+
+
+def _cites_results(n: Note) -> bool:
+    return bool(re.search(r"MLPerf|Retrieved|retrieved", n.raw) or ENTRY.search(n.text))
+
+
+def _cited(c: Claim) -> bool:
+    return bool(c.rows) and c.kind != "entry" or c.kind == "entry"
+
+
+@rule(
+    "MLP001",
+    "cited-without-footnote",
+    family="footnotes",
+    severity="error",
+    guideline="§2 Required Footnote",
+    summary="A result printed, or an entry ID cited in the text, that no footnote lists.",
+    bad="Entry 6.1-0052 delivers 14,211 tokens/s per GPU.[1]\n\n[1] MLPerf® Inference v6.1 ... entry 6.1-0021.",
+    good="Entry 6.1-0052 delivers 14,211 tokens/s per GPU.[1]\n\n[1] MLPerf® Inference v6.1 ... entry 6.1-0052.",
+)
+def cited_without_footnote(ctx: Context) -> Iterator[Issue]:
+    """Reports results the article prints (through placeholders) and entry IDs it types whose
+    entry no footnote lists.
+
+    The guidelines require the MLPerf result ID of every result used or referred to in a
+    footnote; a printed figure whose entry is missing there cannot be traced."""
+    listed = ctx.notes.entries()
+    wrong = mismatched_entries(ctx)
+    for c in ctx.claims:
+        if c.typed and c.kind != "entry":
+            continue  # typed numbers that match entries are MLP030's
+        if (id(c.block), c.index) in wrong:
+            continue  # an entry cited for what it did not run is MLP021's: listing it would not help
+        for e in sorted(c.entries if c.kind != "entry" else {c.text}):
+            if e and e not in listed:
+                what = f"entry {e}" if c.kind == "entry" else f"{c.text} ({e})"
+                yield at_claim(
+                    c, f"{what} is cited but no footnote lists entry {e}", f"list {e} in a footnote"
+                )
+
+
+@rule(
+    "MLP002",
+    "claim-without-marker",
+    family="footnotes",
+    severity="warning",
+    guideline="§2 Required Footnote",
+    summary="A paragraph, table or figure prints results and carries no footnote marker.",
+    bad="The B300 row delivers 14,211 tokens/s per GPU.",
+    good="The B300 row delivers 14,211 tokens/s per GPU.[1]",
+)
+def claim_without_marker(ctx: Context) -> Iterator[Issue]:
+    """Reports a block that prints official results without a marker pointing at their note.
+
+    A table or chart counts as marked when its caption, or the line right after it ("Source:",
+    "Note:"), carries a marker. A figure restated from a marked paragraph above (the same
+    printed value) needs no second marker."""
+    marked = {id(m.block) for m in ctx.notes.markers}
+    blocks = ctx.doc.blocks
+    earlier: set[str] = set()
+    seen: set[int] = set()
+    for c in ctx.claims:
+        b = c.block
+        if not c.rows or c.kind == "entry" or id(b) in ctx.note_blocks or b.kind == "heading":
+            continue  # a title is not where a reader looks for a marker
+        if any(id(x) in marked for x in _marker_scope(blocks, b)):
+            earlier.add(c.text)
+            continue
+        if c.text in earlier or id(b) in seen:
+            continue
+        seen.add(id(b))
+        shown = ", ".join(
+            dict.fromkeys(x.text for x in ctx.claims if x.block is b and x.rows and x.kind != "entry")
+        )
+        yield at_claim(
+            c,
+            f"{b.kind} prints results ({shown}) without a footnote marker",
+            "add a marker to the note that lists these entries",
+        )
+
+
+CAPTION = re.compile(r"^\s*(?:Table|Figure|Chart|Source|Sources|Note|Notes)\b", re.I)
+EMPHASIZED = re.compile(r"^\s*([*_]{1,2})[^\n]+\1[\s^\[\]\\\d()#a-z-]*$", re.S)
+
+
+def is_caption(b: Block) -> bool:
+    """A paragraph that reads as a caption: "Table 1: ...", or one wholly in italics/bold."""
+    return b.kind == "paragraph" and bool(CAPTION.match(b.text) or EMPHASIZED.match(b.raw))
+
+
+def _marker_scope(blocks: list[Block], b: Block) -> list[Block]:
+    """The block; for a table cell, its whole table with the caption above or below it."""
+    if b.table < 0:
+        i = blocks.index(b)
+        after = [blocks[i + 1]] if i + 1 < len(blocks) and is_caption(blocks[i + 1]) else []
+        return [b, *after]
+    cells = [x for x in blocks if x.table == b.table]
+    first, last = blocks.index(cells[0]), blocks.index(cells[-1])
+    around = [
+        blocks[i]
+        for i in (first - 1, last + 1)
+        if 0 <= i < len(blocks) and blocks[i].table < 0 and is_caption(blocks[i])
+    ]
+    return cells + around
+
+
+UNVERIFIED_NOTE = re.compile(
+    r"\bunverified\b|\bnot (?:been )?(?:submitted|reviewed)\b|\brun by\b|\bour own\b", re.I
+)
+
+
+def _missing(n: Note, ctx: Context) -> list[str]:
+    """What a results note lacks. A note for an unverified result (the author's own run) has no
+    source, retrieval date or entry to give; the guidelines' example for it gives neither."""
+    t = n.text
+    out = []
+    own = bool(UNVERIFIED_NOTE.search(t)) and not ENTRY.search(t)
+    if not (SUITE.search(t) and VERSION.search(t) and (DIVISION.search(t) or own)):
+        out.append('does not give the suite, version and division (e.g. "MLPerf® Inference v6.1 Closed")')
+    benchmarks, _ = ctx.vocab.benchmarks_in(t)
+    if not benchmarks or not SCENARIO_WORD.search(t):
+        out.append("does not name the benchmark and scenario")
+    if not own and not (SOURCE.search(n.raw) and re.search(r"retriev", t, re.I) and DATE.search(t)):
+        out.append("does not give the source and retrieval date")
+    if not own and not ENTRY.search(t):
+        out.append("lists no entry ID")
+    if not LEGEND_CORE.search(t) and not _legend_elsewhere(ctx, n):
+        out.append("lacks the trademark legend")
+    return out
+
+
+def _legend_elsewhere(ctx: Context, n: Note) -> bool:
+    """One legend for all notes is enough when it closes the notes section."""
+    return any(
+        LEGEND_CORE.search(b.text)
+        for b in ctx.doc.blocks
+        if b not in n.blocks and b.offsets[0] > n.block.offsets[0]
+    )
+
+
+@rule(
+    "MLP003",
+    "footnote-incomplete",
+    family="footnotes",
+    severity="error",
+    guideline="§2 Required Footnote, §11.2 Attribution",
+    summary="A footnote lacks suite, version and division; benchmark and scenario; source and retrieval date; entry ID; or the trademark legend.",
+    bad="[1] MLPerf® Inference v6.1, entry 6.1-0052.",
+    good="[1] MLPerf® Inference v6.1 Closed Datacenter, gpt-oss-120b Server. Retrieved from https://github.com/mlcommons/inference_results_v6.1 on 2 October 2026, entry 6.1-0052. The MLPerf name and logo are ... See www.mlcommons.org for more information.",
+)
+def footnote_incomplete(ctx: Context) -> Iterator[Issue]:
+    """Reports each item a results footnote lacks, once per item.
+
+    §2 lists what every footnote of an MLPerf result gives: the benchmark suite, version and
+    division; the benchmark name and scenario; the date and source of retrieval; the result
+    ID; and the trademark legend."""
+    for n in ctx.notes.notes:
+        if n.generated or not _cites_results(n):
+            continue
+        for what in _missing(n, ctx):
+            yield at_note(
+                ctx, n.block, f"footnote {n.label} {what}", "complete the note as §2 of the guidelines lists"
+            )
+
+
+@rule(
+    "MLP004",
+    "marker-without-note",
+    family="footnotes",
+    severity="error",
+    guideline="§2 Required Footnote",
+    summary="A footnote marker points to no note.",
+    bad="... 14,211 tokens/s per GPU.[2]  (and only a note [1])",
+    good="... 14,211 tokens/s per GPU.[1]",
+)
+def marker_without_note(ctx: Context) -> Iterator[Issue]:
+    """Reports a marker ("[2]", "[^2]", a generated link) whose note does not exist."""
+    labels = ctx.notes.labels()
+    for m in ctx.notes.markers:
+        if m.label not in labels:
+            yield at(
+                m.block,
+                m.index,
+                f"marker [{m.label}] points to no footnote",
+                f"add footnote {m.label} or fix the marker",
+            )
+
+
+@rule(
+    "MLP005",
+    "note-never-referenced",
+    family="footnotes",
+    severity="warning",
+    guideline="§2 Required Footnote",
+    summary="A footnote that no marker references.",
+    bad="[1] MLPerf® Inference v6.1 ... (and no [1] in the text)",
+    good="... per GPU.[1]\n\n[1] MLPerf® Inference v6.1 ...",
+)
+def note_never_referenced(ctx: Context) -> Iterator[Issue]:
+    """Reports a footnote no marker points to: the reader cannot tell which claims it backs."""
+    used = {m.label for m in ctx.notes.markers}
+    for n in ctx.notes.notes:
+        if n.label not in used:
+            yield at_note(
+                ctx,
+                n.block,
+                f"footnote {n.label} is never referenced by a marker",
+                f"put [{n.label}] after the claims it backs",
+            )
+
+
+@rule(
+    "MLP017",
+    "unknown-entry",
+    family="footnotes",
+    severity="error",
+    guideline="§2 Required Footnote",
+    summary="An entry ID that the loaded official results do not contain.",
+    bad="Entry 6.1-0999 delivers ...",
+    good="Entry 6.1-0052 delivers ...",
+)
+def unknown_entry(ctx: Context) -> Iterator[Issue]:
+    """Reports an entry ID, in the text or a footnote, that no loaded round contains: a typo,
+    or a round that is not loaded (``--results DIR``)."""
+    if ctx.matcher is None:
+        return
+    known, rounds = ctx.matcher.by_id, set(ctx.matcher.table.rounds)
+    for b in ctx.doc.blocks:
+        if b.generated:
+            continue
+        for m in ENTRY.finditer(b.text):
+            e = m.group(0)
+            if e in known:
+                continue
+            rnd = e.split("-")[0]
+            why = (
+                "is not in the loaded results"
+                if rnd in rounds
+                else f"is from round v{rnd}, which is not loaded"
+            )
+            yield at(b, m.start(), f"entry {e} {why}", "check the ID against the official results")
+
+
+@rule(
+    "MLP021",
+    "entry-mismatch",
+    family="footnotes",
+    severity="error",
+    guideline="§2 Required Footnote, §10 Statements must be clear and correct",
+    summary="An entry ID whose benchmark or scenario does not match the sentence or footnote that cites it.",
+    bad="On DeepSeek-R1, entry 6.1-0052 ...  (6.1-0052 ran gpt-oss-120b only)",
+    good="On gpt-oss-120b, entry 6.1-0052 ...",
+)
+def entry_mismatch(ctx: Context) -> Iterator[Issue]:
+    """Reports an entry ID cited for a benchmark or scenario it has no result for.
+
+    The sentence (or footnote) names benchmarks and scenarios; an entry it cites must have
+    run at least one of them."""
+    if ctx.matcher is None:
+        return
+    for b in ctx.doc.blocks:
+        if b.generated:
+            continue
+        for m in ENTRY.finditer(b.text):
+            rows = ctx.matcher.by_id.get(m.group(0), [])
+            if not rows:
+                continue
+            benchmarks, scenarios = entry_context(ctx, b, m.start())
+            issue = _mismatch(m.group(0), rows, benchmarks, scenarios)
+            if issue and id(b) not in ctx.note_blocks:
+                owner = [c for c in ctx.claims if c.block is b and m.group(0) in c.misattributed and c.rows]
+                if owner:
+                    r = owner[0].rows[0]
+                    issue += f"; {owner[0].text} is the {r.benchmark} {r.scenario} result of {r.result_id}"
+            if issue:
+                yield at(b, m.start(), issue, "cite the entry that ran that benchmark and scenario")
+
+
+def entry_context(ctx: Context, b: Block, index: int) -> tuple[set[str], set[str]]:
+    """The benchmarks and scenarios an entry ID is cited for: its footnote's, else its sentence's
+    (completed by the paragraph when the sentence names no benchmark), or for a table cell its
+    row, header and caption."""
+    if id(b) in ctx.note_blocks:
+        named = ctx.vocab.read(b.text)
+        return named.benchmarks, named.scenarios
+    if b.table >= 0:
+        blocks = ctx.doc.blocks
+        cells = [x for x in blocks if x.table == b.table]
+        i = blocks.index(cells[0])
+        text = "\n".join(
+            [x.text for x in cells if x.row in (0, b.row)]
+            + [
+                x.text
+                for x in blocks[max(0, i - 1) : i]
+                + blocks[blocks.index(cells[-1]) + 1 : blocks.index(cells[-1]) + 2]
+                if x.table < 0
+            ]
+        )
+        named = ctx.vocab.read(text)
+        return named.benchmarks, named.scenarios
+    sent = b.sentence_at(index)
+    s = ctx.mentions(b, sent)
+    if s.benchmarks:
+        return s.benchmarks, s.scenarios
+    # a sentence that names no benchmark is about what its placeholders print, else its paragraph's
+    printed = {
+        r.benchmark
+        for c in ctx.claims
+        if c.block is b and not c.typed and c.kind != "entry" and sent.start <= c.index < sent.end
+        for r in c.rows
+    }
+    return printed or ctx.mentions(b).benchmarks, s.scenarios
+
+
+def mismatched_entries(ctx: Context) -> set[tuple[int, int]]:
+    """(block, index) of typed entry IDs that did not run what their sentence cites them for."""
+    out: set[tuple[int, int]] = set()
+    if ctx.matcher is None:
+        return out
+    for b in ctx.prose():
+        for m in ENTRY.finditer(b.text):
+            rows = ctx.matcher.by_id.get(m.group(0), [])
+            if rows and _mismatch(m.group(0), rows, *entry_context(ctx, b, m.start())):
+                out.add((id(b), m.start()))
+    return out
+
+
+def _mismatch(e: str, rows: list, benchmarks: set[str], scenarios: set[str]) -> str:
+    ran = sorted({f"{r.benchmark} {r.scenario}" for r in rows})
+    if benchmarks and not any(r.benchmark in benchmarks for r in rows):
+        return f"entry {e} has no result for {', '.join(sorted(benchmarks))} (it ran {', '.join(ran)})"
+    fit = [r for r in rows if not benchmarks or r.benchmark in benchmarks]
+    if scenarios and not any(r.scenario in scenarios for r in fit):
+        return f"entry {e} has no {'/'.join(sorted(scenarios))} result here (it ran {', '.join(ran)})"
+    return ""
+
+
+__all__ = ["label"]

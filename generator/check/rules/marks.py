@@ -1,0 +1,185 @@
+"""The MLPerf® mark (§11): the ® sign, no altered forms, the full benchmark name after it,
+and the trademark attribution. Read everywhere the mark appears: front matter, title,
+headings, prose, captions, table cells and text printed by placeholders; never inside
+URLs, code, comments, generated blocks or the legend itself."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from generator.check.context import Context
+from generator.check.registry import Issue, rule
+from generator.check.rules.common import at, at_meta, has_legend, in_verbatim
+
+MARK = re.compile(r"MLPerf")
+ALTERED = re.compile(
+    r"\bML[\s\-‐‑–]+Perf\b|\bMLPERF\b|\bMLperf\b|\bMlperf\b|\bmlperf\b|\bMLPerf®?['’]s\b|\bMLPerfs\b|"
+    r"\bMLPerf®?-[A-Za-z]+\b",
+)
+BENCHMARK_NAMES = (
+    "Inference", "Training", "Storage", "Client", "Mobile", "Tiny", "HPC", "Automotive", "Endpoints",
+    "Power", "Results Messaging Guidelines", "Compatibility Table", "metrics", "metric", "result footnotes",
+)  # fmt: skip
+
+
+def _texts(ctx: Context) -> Iterator[tuple[str, object, int]]:
+    """(masked text, block or front-matter key, offset base) of every place the mark may appear,
+    in the order of the file: front matter first."""
+    for key in ("title", "description"):
+        v = ctx.rendered.article.meta.get(key)
+        if isinstance(v, str):
+            yield str(v), key, 0
+    for b in ctx.doc.blocks:
+        if not b.generated:
+            yield b.text, b, 0
+
+
+def _issue(ctx: Context, where: object, index: int, message: str, help: str) -> Issue:
+    if isinstance(where, str):  # a front-matter key: its line, and the column inside the value
+        return at_meta(ctx, where, index, message, help)
+    return at(where, index, message, help)  # type: ignore[arg-type]
+
+
+def _printed_title(ctx: Context, block: object) -> bool:
+    """A heading that prints the front-matter title: reported once, at the front matter."""
+    title = str(ctx.rendered.article.meta.get("title", ""))
+    return (
+        bool(title) and getattr(block, "kind", "") == "heading" and title.strip() in getattr(block, "raw", "")
+    )
+
+
+@rule(
+    "MLP012",
+    "mark-without-registered-sign",
+    family="mark",
+    severity="error",
+    guideline="§11.1 Notice Symbol",
+    summary='"MLPerf" without the ® sign.',
+    bad="Results from the MLPerf Inference v6.1 round.",
+    good="Results from the MLPerf® Inference v6.1 round.",
+)
+def mark_without_sign(ctx: Context) -> Iterator[Issue]:
+    """Reports each use of the MLPerf name that is not followed by ®.
+
+    The guidelines require the notice symbol next to *all* uses of the name, in titles,
+    headings, captions and table cells alike. The trademark legend, which names the mark
+    without the symbol by design, is exempt.
+
+    A house style that marks only the first use per section (``[mark] registered =
+    "first-per-section"`` in ``data/check.toml``) checks the first use after each heading."""
+    first_only = ctx.config.registered == "first-per-section"
+    section, marked = 0, set()
+    for text, where, _ in _texts(ctx):
+        if getattr(where, "kind", "") == "heading":
+            section += 1
+        if _printed_title(ctx, where):
+            continue
+        for m in MARK.finditer(text):
+            if first_only and section in marked:
+                break
+            marked.add(section)
+            after = text[m.end() : m.end() + 2]
+            if after.startswith("®") or re.match(r"s\b|['’]", after) or text[m.end() : m.end() + 1] == "-":
+                continue  # altered forms are MLP013's
+            if in_verbatim(text, m.start()):
+                continue
+            yield _issue(ctx, where, m.start(), '"MLPerf" without the ® sign', 'write "MLPerf®"')
+
+
+@rule(
+    "MLP013",
+    "mark-altered",
+    family="mark",
+    severity="error",
+    guideline="§11.3 Do not Alter",
+    summary="An altered form of the mark: MLperf, MLPERF, ML-Perf, ML Perf, MLPerf's, MLPerfs, MLPerf-like.",
+    bad="MLPerf's newest round; an MLPERF-style test.",
+    good="The newest round of MLPerf® Inference; a test run like MLPerf® Inference.",
+)
+def mark_altered(ctx: Context) -> Iterator[Issue]:
+    """Reports altered forms of the mark: other capitalisation, hyphens or spaces inside it,
+    the possessive or plural, and compounds such as "MLPerf-like".
+
+    The guidelines forbid varying the spelling, splitting the name, and using it as a noun,
+    possessive or plural: the name identifies MLCommons' benchmarks and nothing else."""
+    for text, where, _ in _texts(ctx):
+        if _printed_title(ctx, where):
+            continue
+        for m in ALTERED.finditer(text):
+            if in_verbatim(text, m.start()):
+                continue
+            yield _issue(
+                ctx,
+                where,
+                m.start(),
+                f'altered mark "{m.group(0)}"',
+                'write "MLPerf®" followed by the full benchmark name, e.g. "MLPerf® Inference v6.1"',
+            )
+
+
+@rule(
+    "MLP014",
+    "mark-without-benchmark-name",
+    family="mark",
+    severity="error",
+    guideline="§11.4 Use with Full Benchmark Name",
+    summary='"MLPerf®" not followed by the full benchmark name.',
+    bad="The MLPerf® results show a clear leader.",
+    good="The MLPerf® Inference v6.1 results show a clear leader.",
+)
+def mark_without_benchmark(ctx: Context) -> Iterator[Issue]:
+    """Reports "MLPerf®" followed by anything but a benchmark name ("MLPerf® Inference",
+    "MLPerf® Training", ...), a version ("MLPerf® v0.5 Inference") or an MLCommons document
+    ("MLPerf® Results Messaging Guidelines").
+
+    The name may never stand alone as a noun ("the MLPerf® results", "in MLPerf®")."""
+    allowed = tuple(ctx.config.allowed_after) or BENCHMARK_NAMES
+    for text, where, _ in _texts(ctx):
+        if _printed_title(ctx, where):
+            continue
+        for m in re.finditer(r"MLPerf®", text):
+            rest = text[m.end() :].lstrip()
+            if in_verbatim(text, m.start()) or rest.startswith(("'", "’", "s ")):
+                continue
+            if re.match(r"v?\d", rest) or any(rest.startswith(w) for w in allowed if w != "v"):
+                continue
+            nxt = (rest.split()[0].strip(".,;:)") if rest.split() else "") or "(nothing)"
+            yield _issue(
+                ctx,
+                where,
+                m.start(),
+                f'"MLPerf®" is followed by "{nxt}", not a benchmark name',
+                'name the benchmark: "MLPerf® Inference v6.1", "MLPerf® Training", ...',
+            )
+
+
+@rule(
+    "MLP028",
+    "attribution-missing",
+    family="mark",
+    severity="error",
+    guideline="§11.2 Attribution",
+    summary="The mark is used but the trademark legend appears nowhere in the article.",
+    bad="An article about MLPerf® Inference v6.1 with no trademark legend.",
+    good="The same article ending with the legend: The MLPerf name and logo are registered ... See www.mlcommons.org for more information.",
+)
+def attribution_missing(ctx: Context) -> Iterator[Issue]:
+    """Reports an article that uses the MLPerf name without attributing the mark to MLCommons.
+
+    Every use of the name requires the legend "The MLPerf name and logo are registered and
+    unregistered trademarks of MLCommons Association ... See www.mlcommons.org for more
+    information." The generated footnotes carry it; hand-written articles must too."""
+    if has_legend(ctx):
+        return
+    for text, where, _ in _texts(ctx):
+        m = re.search(r"MLPerf|MLPERF|ML-Perf", text)
+        if m:
+            yield _issue(
+                ctx,
+                where,
+                m.start(),
+                "the MLPerf name is used, but the article never attributes the mark to MLCommons",
+                "add the trademark legend of §11.2 to the footnotes",
+            )
+            return

@@ -1,0 +1,252 @@
+"""Numbers: in a template, every number comes from a placeholder; in a hand-written article,
+every number presented as an MLPerf® result is matched against the official entries."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from generator.check.claims import Claim
+from generator.check.context import Context
+from generator.check.registry import Issue, rule
+from generator.check.rules.common import at_claim, everything, label, states_derived
+
+HEDGE = re.compile(
+    r"\b(?:would|could|might|hypothetical\w*|projected|projection|estimat\w*|on the order of|if\b|assum\w*|suppose|imagine)\b",
+    re.I,
+)
+BOUND = re.compile(
+    r"(?:more than|over|above|at least|nearly|almost|about|around|roughly|approximately|close to|up to|~|some)\s*$",
+    re.I,
+)
+OWN = re.compile(
+    r"\bunverified\b|\bour (?:own|internal|lab)\b|\bin-house\b|\binternal (?:run|test|measurement)s?\b", re.I
+)
+PER_GPU_DERIVED = re.compile(
+    r"per[- ](?:GPU|accelerator|chip)[^.]{0,100}\b(?:derived|computed|calculated|divid\w*|not official)|"
+    r"\b(?:derived|computed|calculated|divid\w*)\b[^.]{0,100}\bper[- ](?:GPU|accelerator|chip)|"
+    r"\bdivid\w* (?:each |every |the )?(?:system )?results? by\b",
+    re.I,
+)
+AS_RESULT = re.compile(
+    r"\bper[- ](?:GPU|accelerator)\s+(?:results?|scores?)\s+(?:of\s+|is\s+|was\s+)?$|\bscor(?:es|ed|ing)\s+$",
+    re.I,
+)
+LOCAL_DERIVED = re.compile(r"\bderiv\w*|\bdivid\w*|\bwe comput\w*|\bour calculation", re.I)
+SAY_DERIVED = (
+    "say per-GPU values are derived (a system result divided by its GPU count), not official MLPerf® metrics"
+)
+POWER_AFTER = re.compile(
+    r"^[^.;]{0,40}?\bper\s+(?:k?W|watt|joule|kWh|dollar)\b|^[^.;]{0,40}?/\s?(?:k?W|J)\b", re.I
+)
+
+
+def _presented_as_result(ctx: Context, c: Claim) -> bool:
+    """A typed number with a results unit, not hedged, not quoted, not the article's own run."""
+    if not c.typed or c.unit not in ("throughput", "per_gpu") or ctx.quoted(c.block, c.index):
+        return False
+    text = c.block.words(c.sentence)
+    after = c.block.text[c.index : c.index + 80]
+    return not (HEDGE.search(text) or OWN.search(text) or POWER_AFTER.search(after))
+
+
+def _bounded(c: Claim) -> bool:
+    return bool(BOUND.search(c.block.text[max(0, c.index - 20) : c.index]))
+
+
+@rule(
+    "MLP019",
+    "hand-typed-number",
+    family="numbers",
+    severity="error",
+    guideline="project rule: every number comes from the data",
+    summary="A number typed by hand in a template's prose that no placeholder produced.",
+    bad="The B300 row delivers 14,211 tokens/s per GPU.",
+    good='The B300 row delivers {{ per_gpu("6.1-0052", "gpt-oss-120b", "Server") }} tokens/s per GPU.',
+)
+def hand_typed_number(ctx: Context) -> Iterator[Issue]:
+    """Reports, in an article with placeholders, a number typed in its prose: it will not follow
+    the data when a round is added, and nothing cites it. Model names ("Llama 2 70B"), versions,
+    dates, years, entry IDs, identifiers ("B300", "NVL72", "8-GPU"), quotations and small counts
+    below ten are not numbers in this sense; inline ``<!-- gpu-insights: allow MLP019 "why" -->``
+    accepts a deliberate one."""
+    if not ctx.template:
+        return
+    for c in ctx.claims:
+        if not c.typed or c.kind == "entry" or ctx.quoted(c.block, c.index):
+            continue
+        if c.value < 10 and float(c.value).is_integer() and not c.suffix and c.unit in ("", "throughput"):
+            continue
+        if _allowed(ctx, c):
+            continue
+        yield at_claim(
+            c,
+            f"{c.text} is typed by hand",
+            "print it with a placeholder (result, per_gpu, ratio, ...) or constant(value, why)",
+        )
+
+
+def _allowed(ctx: Context, c: Claim) -> bool:
+    """Patterns of the configuration (dates, versions, ...), and numbers inside or right after a
+    benchmark's name ("Llama 2 70B", "Llama2-70b (99.9% accuracy)")."""
+    text = c.block.text
+    for pat in ctx.config.number_patterns:
+        if any(m.start() <= c.index < m.end() for m in pat.finditer(text)):
+            return True
+    for pat, _ in ctx.vocab._bench_patterns:
+        for m in pat.finditer(text):
+            if m.start() <= c.index < m.end() or re.fullmatch(r"[\s(\-]*(?:at\s+)?", text[m.end() : c.index]):
+                return True
+    return False
+
+
+def _sides_known(ctx: Context, c: Claim) -> bool:
+    """Whether the paragraph's rows are the ratio's sides: every submitter its sentence names is theirs."""
+    rows = [r for x in ctx.claims if x.block is c.block and x is not c for r in x.rows]
+    if len(rows) < 2 or ctx.matcher is None:
+        return False
+    every = set(ctx.matcher.df["submitter"])
+    named = ctx.vocab.submitter_words(c.block.words(c.sentence), every)
+    theirs = ctx.vocab.submitter_words(" ".join(r.submitter.replace("_", " ") for r in rows), every)
+    return named <= theirs
+
+
+@rule(
+    "MLP029",
+    "claim-matches-no-entry",
+    family="numbers",
+    severity="error",
+    guideline="§10 Statements must be clear and correct",
+    summary="A number presented as an MLPerf® result that no official entry gives.",
+    bad="B300 reached 15,200 tokens/s per GPU on gpt-oss-120b Server in MLPerf® Inference v6.1.",
+    good="B300 reached 14,211 tokens/s per GPU on gpt-oss-120b Server in MLPerf® Inference v6.1 (entry 6.1-0052).",
+)
+def matches_no_entry(ctx: Context) -> Iterator[Issue]:
+    """Reports a number typed by hand with a results unit (tokens/s, samples/s, per GPU) that no
+    official row of the rounds the article names gives, as a system result or per accelerator,
+    within the precision printed; or a ratio between two cited rows that their values do not
+    give. The message names the nearest official value."""
+    if ctx.matcher is None or ctx.template:
+        return
+    for c in ctx.claims:
+        if c.rows:
+            continue
+        if (
+            c.kind in ("ratio", "pct")
+            and c.candidates
+            and _sides_known(ctx, c)
+            and not ctx.quoted(c.block, c.index)
+        ):
+            yield at_claim(
+                c, f"{c.text}: {c.candidates[0]}", "recompute it from the official values of the two rows"
+            )
+        elif _presented_as_result(ctx, c) and not _bounded(c):
+            rounds = (
+                ", ".join(
+                    "v" + r for r in sorted(ctx.mentions(c.block, c.sentence).rounds or ctx.article_rounds)
+                )
+                or "loaded"
+            )
+            near = f" (nearest: {c.candidates[0]})" if c.candidates and c.candidates[0] else ""
+            what = "per GPU" if c.unit == "per_gpu" else "system result"
+            yield at_claim(
+                c,
+                f"{c.text} ({what}): no {rounds} entry gives this{near}",
+                "correct the number, or cite the entry it comes from",
+            )
+
+
+@rule(
+    "MLP030",
+    "matched-entry-not-cited",
+    family="numbers",
+    severity="error",
+    guideline="§2 Required Footnote",
+    summary="A number that matches an official entry which no footnote cites.",
+    bad="Nebius delivered 260,098 tokens/s.[1]  (note [1] lists another entry)",
+    good="Nebius delivered 260,098 tokens/s.[1]  ([1] ... entry 6.1-0010 ...)",
+)
+def matched_not_cited(ctx: Context) -> Iterator[Issue]:
+    """Reports a number typed by hand that is an official result (or per-accelerator value, or a
+    ratio of two) of entries no footnote lists: the reader cannot trace it."""
+    if ctx.matcher is None or ctx.template:
+        return
+    listed = ctx.notes.entries()
+    for c in ctx.claims:
+        if not c.typed or not c.rows or c.kind == "entry" or c.misattributed:
+            continue  # a value its sentence credits to another entry is MLP021's
+        missing = sorted({r.result_id for r in c.rows} - listed - {""})
+        if missing:
+            rows = [r for r in c.rows if r.result_id in missing]
+            yield at_claim(
+                c,
+                f"{c.text} matches {', '.join(label(r) for r in rows[:2])}, which no footnote cites",
+                f"list {', '.join(missing)} in the footnote",
+            )
+
+
+@rule(
+    "MLP031",
+    "derived-value-undisclosed",
+    family="numbers",
+    severity="error",
+    guideline="§9 Comparisons based on derived metrics must be explicit",
+    summary="A per-accelerator value presented without saying it is derived.",
+    bad="Each B300 delivers 14,211 tokens/s.  (the system delivered 113,690 with eight GPUs)",
+    good="Each B300 delivers 14,211 tokens/s, a per-GPU value we derive from the system's 113,690.",
+)
+def derived_undisclosed(ctx: Context) -> Iterator[Issue]:
+    """Reports a number typed by hand that is a per-accelerator value (a system result divided by
+    its accelerator count) presented as if it were the system's result: without "per GPU", a
+    reader takes a derived value for an official one. (An article that never says per-GPU values
+    are derived is MLP006's.)"""
+    if ctx.matcher is None or ctx.template:
+        return
+    # an article that never says derived values are not official is MLP006's, not this rule's
+    said = bool(PER_GPU_DERIVED.search(everything(ctx))) or not states_derived(ctx)
+    told: set[tuple[int, int]] = set()
+    for c in ctx.claims:
+        if not c.typed or c.kind != "per_gpu" or len(c.rows) != 1 or ctx.quoted(c.block, c.index):
+            continue
+        r = c.rows[0]
+        if c.unit == "throughput":
+            yield at_claim(
+                c,
+                f"{c.text} is the per-GPU value of {label(r)}, not its system result ({r.result:,.0f}); a per-GPU value is derived: say so",
+                "write it as a per-GPU value and say it is derived, or print the system result",
+            )
+        elif AS_RESULT.search(c.block.text[max(0, c.index - 40) : c.index]) and not LOCAL_DERIVED.search(
+            c.block.words(c.sentence)
+        ):
+            yield at_claim(
+                c,
+                f"{c.text} is a per-GPU value derived from the system result of {label(r)}, presented as a result or score; a per-GPU value is derived: say so",
+                SAY_DERIVED,
+            )
+        elif (
+            not said
+            and not LOCAL_DERIVED.search(c.block.words(c.sentence))
+            and (id(c.block), c.block.table) not in told
+        ):
+            told.add((id(c.block), c.block.table))
+            where = c.block
+            if where.table >= 0:  # say it once, at the column that shows the values
+                where = next(
+                    (
+                        x
+                        for x in ctx.doc.blocks
+                        if x.table == c.block.table and x.row == 0 and x.col == c.block.col
+                    ),
+                    where,
+                )
+                yield Issue(
+                    f"the column's per-GPU values ({c.text}, ...) are derived from system results; the article does not say so",
+                    offset=where.offset(len(where.text) - len(where.text.lstrip())),
+                    help=SAY_DERIVED,
+                )
+            else:
+                yield at_claim(
+                    c,
+                    f"{c.text} is a per-GPU value derived from the system result of {label(r)}; the article does not say so",
+                    SAY_DERIVED,
+                )

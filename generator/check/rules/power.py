@@ -1,0 +1,74 @@
+"""Power (§6): only measured MLPerf® system power may portray or normalize results."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from generator.check.context import Context
+from generator.check.registry import Issue, rule
+from generator.check.rules.common import at, claims_in, label, section_of
+
+POWER = re.compile(
+    r"\bper[- ](?:watt|joule|kW|kilowatt|W)\b|/\s?(?:W|kW|J)\b|\bperf(?:ormance)?[- /]per[- ]watt\b|\bperf/W\b|"
+    r"\b(?:tokens?|inferences?|samples?|queries)\s*(?:/|per)\s*(?:J|joule|watt|W|kWh)\b|\bjoules?\b|"
+    r"\benergy[- ]efficien\w*|\bpower[- ]efficien\w*|\befficiency per watt\b|\bTDP\b|\bTGP\b|\bTBP\b|"
+    r"\b\d[\d,.]*\s?(?:kW|MW|W|watts?|kilowatts?|megawatts?)\b|\brated power\b|\bPSU\b",
+    re.I,
+)
+PROXY = re.compile(r"\bTDP\b|\bTGP\b|\bTBP\b|\brated power\b|\bPSU\b|\bnominal\b|\bnameplate\b", re.I)
+
+
+@rule(
+    "MLP011",
+    "power-without-measurement",
+    family="power",
+    severity="error",
+    guideline="§6 Official power metrics",
+    summary="A power claim (per watt, per joule, energy-efficient, kW, TDP) on results without measured MLPerf® power.",
+    bad="At a 1,100 W TGP, each GPU turns out 8.0 tokens per joule.",
+    good="Compare power only with MLPerf® Power results, using their measured system power.",
+)
+def power_without_measurement(ctx: Context) -> Iterator[Issue]:
+    """Reports power wording (per watt, per joule, energy-efficient, perf/W, kW, TDP) in a
+    sentence that prints results, or in a paragraph whose results have no measured MLPerf®
+    power. A proxy such as TDP is never allowed; measured system power is the only
+    sanctioned power metric, and only for submissions that measured it."""
+    for b in ctx.prose():
+        rows = [r for c in claims_in(ctx, b) for r in c.rows]
+        rows = rows or [r for x in section_of(ctx, b) for c in claims_in(ctx, x) for r in c.rows]
+        for s in b.sentences:
+            text = b.words(s)
+            m = POWER.search(text)
+            if not m:
+                continue
+            here = claims_in(ctx, b, s)
+            numbers = [c for c in here if c.kind != "entry"]
+            if not numbers and not (rows and re.search(r"\d", text)):
+                continue
+            unmeasured = sorted({label(r) for r in rows if not r.has_power})
+            proxy = PROXY.search(text)
+            if proxy and re.search(
+                r"\b(?:rather than|instead of|not)\b[^.;]{0,30}$", text[: proxy.start()], re.I
+            ):
+                proxy = None  # "from official measurements rather than from a GPU's rated power"
+            if proxy:
+                yield at(
+                    b,
+                    s.start + m.start(),
+                    f'power claim ("{m.group(0)}") based on {proxy.group(0)}, which is not an MLPerf® power measurement',
+                    "use only the measured system power of MLPerf® Power results",
+                )
+            elif unmeasured or not rows:
+                what = (
+                    f"on results without measured MLPerf® power ({', '.join(unmeasured[:3])})"
+                    if unmeasured
+                    else "with no measured MLPerf® power behind it"
+                )
+                yield at(
+                    b,
+                    s.start + m.start(),
+                    f'power claim ("{m.group(0)}") {what}',
+                    "drop the power figure, or use measured MLPerf® system power",
+                )
+            break

@@ -1,0 +1,258 @@
+"""Superlatives (§5, §9, §10): "fastest", "#1", "record", "leads", "highest", "only" carry
+their scope, and never rest on a derived metric presented as an official result.
+
+A superlative about MLPerf® results names the round, scenario, category and chip count it
+holds in. When its sentence names fewer, and the data show that it holds in every one of
+the unnamed values too (the row really is the highest of its benchmark in every scenario,
+category and size), it is true as stated and is not reported."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from generator.check.claims import Claim
+from generator.check.context import Context
+from generator.check.document import Block, Sentence
+from generator.check.registry import Issue, rule
+from generator.check.rules.common import at, claims_in
+from generator.check.vocabulary import Mentions
+from generator.data.table import Row
+
+MAXIMUM = re.compile(
+    r"\b(?:fastest|quickest|highest|top(?:-performing|-ranked|-scoring)?(?=\s+(?:\S+\s+){0,5}(?:score|result|spot|place|performer|system|throughput|number|figure|entry))|"
+    r"tops|topped|topping|number[- ]one|record(?:-breaking|-setting)?|leads|leading|leader(?:ship)?|led\b|"
+    r"best-in-class|unmatched|unrivall?ed|unbeaten|"
+    r"beats? (?:all|every)|outperform\w* (?:all|every|the entire)|world'?s (?:fastest|best|first))\b|#\s?1\b|\bNo\.\s?1\b",
+    re.I,
+)
+UNIQUE = re.compile(
+    r"\b(?:the only|sole|the first(?:-ever)?|first-ever|only (?:one|submitter|system|vendor|company|provider|cloud|entry|result|submission)s?)\b",
+    re.I,
+)
+NOT_A_CLAIM = re.compile(r"\blead(?:s|ing)? to\b|\bleading edge\b|\bat the top\b|\bon top\b", re.I)
+OFFICIAL_FRAME = re.compile(
+    r"\brecord\b|\bscore\b|\bofficial\b|\bverified\b|\bwin(?:s|ner)?\b|\btitle\b|MLPerf®?\s+(?:\S+\s+){0,4}(?:results?|winner|leader)\b",
+    re.I,
+)
+DERIVED_SAID = re.compile(
+    r"\bderived\b|\bnot (?:an? )?official\b|\bour (?:own )?(?:calculation|division|computation)\b|\bwe (?:derive|compute)",
+    re.I,
+)
+ANY_SIZE = re.compile(
+    r"\b(?:any|every|all)\s+(?:GPU|accelerator|chip|system)\s+(?:count|size|sizes|counts)\b|\bwhatever (?:its|their) (?:GPU|accelerator|chip) count\b|\bof any size\b|\bat any scale\b",
+    re.I,
+)
+ANY_CATEGORY = re.compile(r"\b(?:any|every|all) (?:categor(?:y|ies))\b|\bin every category\b", re.I)
+
+
+def _about_results(ctx: Context, b: Block, s: Sentence) -> bool:
+    m = ctx.mentions(b, s)
+    text = b.words(s)
+    return bool(m.benchmarks or m.entries or "MLPerf" in text or claims_in(ctx, b, s))
+
+
+def _scope_missing(ctx: Context, b: Block, s: Sentence) -> list[str]:
+    m: Mentions = ctx.mentions(b, s)
+    text = b.words(s)
+    missing = []
+    if not m.rounds and not re.search(r"\bthis round\b", text, re.I):
+        missing.append("round")
+    if not m.scenarios:
+        missing.append("scenario")
+    if not m.categories and not ANY_CATEGORY.search(text):
+        missing.append("category")
+    if (
+        not m.strict_chips
+        and not ANY_SIZE.search(text)
+        and not re.search(r"\bper[- ](?:GPU|accelerator)\b", text, re.I)
+    ):
+        missing.append("chip count")
+    return missing
+
+
+def _subject(ctx: Context, b: Block, s: Sentence) -> Claim | None:
+    """The single-row claim a superlative is about: in its sentence, else its paragraph."""
+    for pool in (claims_in(ctx, b, s), claims_in(ctx, b)):
+        rows = [c for c in pool if len(c.rows) == 1 and c.kind in ("result", "per_gpu")]
+        if rows:
+            return rows[0]
+    return None
+
+
+def holds(ctx: Context, c: Claim, m: Mentions) -> Row | None:
+    """None when the claim's row is the best of its benchmark within what the sentence names;
+    else a row that beats it."""
+    if ctx.matcher is None:
+        return None
+    r = c.rows[0]
+    df = ctx.matcher.df
+    sel = df[
+        (df["benchmark"] == r.benchmark)
+        & (df["division"] == r.division)
+        & (df["round"].isin(m.rounds or {r.round}))
+    ]
+    if m.scenarios:
+        sel = sel[sel["scenario"].isin(m.scenarios)]
+    if m.categories:
+        sel = sel[sel["category"].isin(m.categories)]
+    if m.strict_chips:
+        sel = sel[sel["total_accelerators"].isin(m.strict_chips)]
+    col = "per_accelerator" if c.kind == "per_gpu" else "result"
+    sel = sel[sel["units"] == r.units]
+    if sel.empty:
+        return None
+    lower = not r.higher_is_better
+    top = sel.sort_values(col, ascending=lower).iloc[0]
+    mine = getattr(r, col)
+    better = top[col] < mine if lower else top[col] > mine
+    return Row.from_series(top) if better else None
+
+
+@rule(
+    "MLP026",
+    "superlative-without-scope",
+    family="superlatives",
+    severity="error",
+    guideline="§5 Identify submission differences, §10 Statements must be clear and correct",
+    summary='A superlative ("fastest", "#1", "record", "leads", "highest", "only") without its round, scenario, category and chip count.',
+    bad="Nebius runs the fastest DeepSeek-R1 rack in the industry.",
+    good="Nebius's 72-GPU rack posted the highest DeepSeek-R1 Server result among Available systems of MLPerf® Inference v6.1.",
+)
+def superlative_without_scope(ctx: Context) -> Iterator[Issue]:
+    """Reports a superlative about MLPerf® results whose sentence does not name the scope it
+    holds in: round, scenario, category and chip count ("per GPU" or "of any size" answer the
+    last). Uniqueness words ("the only", "the first") need the round. When the data show the
+    claim holds across every unnamed value, it is not reported."""
+    yield from _title_superlative(ctx)
+    for b in ctx.prose():
+        for s in b.sentences:
+            text = b.words(s)
+            if not _about_results(ctx, b, s) and not re.search(r"\bunverified\b", text, re.I):
+                continue
+            # a quotation is someone else's claim, unless it makes a claim for an unverified run:
+            # printing it publishes a record no MLCommons review stands behind
+            own_unverified = bool(re.search(r"\bunverified\b", text, re.I))
+            for m in MAXIMUM.finditer(text):
+                if NOT_A_CLAIM.search(text[max(0, m.start() - 4) : m.end() + 6]) or (
+                    ctx.quoted(b, s.start + m.start()) and not own_unverified
+                ):
+                    continue
+                missing = _scope_missing(ctx, b, s)
+                subject = _subject(ctx, b, s)
+                beaten = holds(ctx, subject, ctx.mentions(b, s)) if subject else None
+                if missing and (subject is None or beaten is not None):
+                    extra = (
+                        f"; {beaten.result_id} {beaten.scenario} ({beaten.gpus} GPUs, {beaten.category}) is higher"
+                        if beaten
+                        else ""
+                    )
+                    yield at(
+                        b,
+                        s.start + m.start(),
+                        f'"{m.group(0)}" without its {", ".join(missing)}{extra}',
+                        "say where it holds: round, scenario, category and chip count",
+                    )
+                break
+            u = UNIQUE.search(text)
+            if (
+                u
+                and not ctx.mentions(b, s).rounds
+                and not ctx.quoted(b, s.start + u.start())
+                and _about_results(ctx, b, s)
+            ):
+                yield at(
+                    b,
+                    s.start + u.start(),
+                    f'"{u.group(0)}" without the round it holds in',
+                    'name the round, e.g. "in MLPerf® Inference v6.1"',
+                )
+
+
+def _ranked_tables(ctx: Context) -> Iterator[Issue]:
+    """A table whose header frames a ranking of derived values as an MLPerf® rank."""
+    tables = {b.table for b in ctx.prose() if b.table >= 0}
+    for n in sorted(tables):
+        cells = [b for b in ctx.doc.blocks if b.table == n]
+        header = " ".join(b.text for b in cells if b.row == 0)
+        if not re.search(r"MLPerf®?[^|]*\brank", header, re.I):
+            continue
+        derived = [
+            c
+            for c in ctx.claims
+            if c.block.table == n and (c.kind == "per_gpu" or c.unit == "per_gpu" or c.derived)
+        ]
+        first = next(
+            (b for b in cells if b.row > 0 and re.search(r"#\s?1\b|\b1st\b|^\s*1\s*$", b.text)), None
+        )
+        if derived and first is not None:
+            yield at(
+                first,
+                len(first.text) - len(first.text.lstrip()),
+                f"the table ranks {derived[0].text} and other derived values as an MLPerf® rank",
+                "call it a ranking by a derived metric, not an MLPerf® rank",
+            )
+
+
+def _title_superlative(ctx: Context) -> Iterator[Issue]:
+    """A headline is a claim too: "X tops the field" needs its scope in the title itself."""
+    title = str(ctx.rendered.article.meta.get("title", ""))
+    m = MAXIMUM.search(title) or UNIQUE.search(title)
+    if not m or NOT_A_CLAIM.search(title[max(0, m.start() - 4) : m.end() + 6]):
+        return
+    named = ctx.vocab.read(title)
+    missing = [
+        what
+        for what, ok in (
+            ("round", named.rounds),
+            ("scenario", named.scenarios),
+            ("category", named.categories),
+            ("chip count", named.strict_chips or re.search(r"per[- ]GPU", title, re.I)),
+        )
+        if not ok
+    ]
+    if missing:
+        line = ctx.rendered.article.meta_lines.get("title", 1)
+        src = ctx.rendered.article.path.read_text("utf-8").splitlines()[line - 1]
+        start = src.find(title[:20])
+        yield Issue(
+            f'"{m.group(0)}" in the title without its {", ".join(missing)}',
+            line=line,
+            col=(start + m.start() + 1) if start >= 0 else 1,
+            help="say in the title where it holds, or drop the superlative",
+        )
+
+
+@rule(
+    "MLP027",
+    "superlative-on-derived-metric",
+    family="superlatives",
+    severity="error",
+    guideline="§9 Derived metrics must not be presented as official",
+    summary="A superlative resting on a derived metric presented as an official MLPerf® result, score or record.",
+    bad="B300 holds the top MLPerf® Inference v6.1 score: 14,211 tokens/s per GPU.",
+    good="B300 has the highest per-GPU value we derive from the MLPerf® Inference v6.1 results: 14,211 tokens/s per GPU.",
+)
+def superlative_on_derived(ctx: Context) -> Iterator[Issue]:
+    """Reports a superlative whose value is derived (per GPU, a ratio) but which the sentence
+    frames as an official MLPerf® record, score or result. Ranking by a derived metric is
+    allowed only when the sentence says the metric is derived."""
+    yield from _ranked_tables(ctx)
+    for b in ctx.prose():
+        if b.table >= 0:
+            continue
+        for s in b.sentences:
+            text = b.words(s)
+            m = MAXIMUM.search(text)
+            if not m or not OFFICIAL_FRAME.search(text) or DERIVED_SAID.search(text):
+                continue
+            derived = [
+                c for c in claims_in(ctx, b, s) if c.derived or c.kind == "per_gpu" or c.unit == "per_gpu"
+            ]
+            if derived:
+                yield at(
+                    b,
+                    s.start + m.start(),
+                    f'"{m.group(0)}" presents {derived[0].text}, a derived value, as an official MLPerf® result',
+                    "say the ranking is by a derived metric, and that it is not an official MLPerf® result",
+                )

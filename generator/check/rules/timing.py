@@ -1,0 +1,86 @@
+"""Timing (§7): non-submitters publish a round's results two weeks after its publication."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterator
+
+from generator.check.context import Context
+from generator.check.registry import Issue, rule
+from generator.check.rules.common import at_meta
+from generator.data.results import version_key
+
+WINDOW = dt.timedelta(days=14)
+
+
+def _cites_results(ctx: Context) -> bool:
+    return any(c.rows or c.kind == "entry" or c.unit in ("throughput", "per_gpu") for c in ctx.claims)
+
+
+@rule(
+    "MLP015",
+    "published-too-early",
+    family="timing",
+    severity="error",
+    guideline="§7 Timing for Results Disclosures",
+    summary="The article's date is earlier than two weeks after the official publication of a round it cites.",
+    bad="date: 2026-09-20  (v6.1 was published on 2026-09-16)",
+    good="date: 2026-10-05",
+)
+def published_too_early(ctx: Context) -> Iterator[Issue]:
+    """Reports an article dated before the end of the two-week window that follows the official
+    publication of a round whose results it cites (dates from ``data/rounds.toml``). A submitter
+    publishing its own results (front matter ``publisher: Nebius``, a submitter of the cited
+    rows) may publish from the publication date on."""
+    date = ctx.rendered.article.date
+    if date is None:
+        return
+    publisher = str(ctx.rendered.article.meta.get("publisher", "")).strip().lower()
+    for v in sorted(ctx.cited_rounds, key=version_key):
+        rnd = ctx.manifest.rounds.get(v)
+        if rnd is None:
+            continue
+        submitted = {
+            r.submitter.lower().replace("_", " ") for c in ctx.claims for r in c.rows if r.round == v
+        }
+        own = bool(publisher) and any(s == publisher or s.startswith(publisher + " ") for s in submitted)
+        earliest = rnd.published if own else rnd.published + WINDOW
+        if date < earliest and own:
+            yield at_meta(
+                ctx,
+                "date",
+                0,
+                f"dated {date.isoformat()}, before {earliest.isoformat()}: submitters may publish v{v} results "
+                "only from their official publication date",
+                f"date the article {earliest.isoformat()} or later",
+            )
+        elif date < earliest:
+            yield at_meta(
+                ctx,
+                "date",
+                0,
+                f"dated {date.isoformat()}, before {earliest.isoformat()}: non-submitters may publish v{v} "
+                f"results only two weeks after their {rnd.published.isoformat()} publication",
+                f"date the article {earliest.isoformat()} or later",
+            )
+
+
+@rule(
+    "MLP020",
+    "missing-date",
+    family="timing",
+    severity="error",
+    guideline="§7 Timing for Results Disclosures",
+    summary="An article that cites results has no publication date, so the timing rule cannot be checked.",
+    bad="Front matter without date:",
+    good="date: 2026-10-05",
+)
+def missing_date(ctx: Context) -> Iterator[Issue]:
+    """Reports an article that cites results but has no date in its front matter (a YAML date,
+    a datetime, or a written date such as "October 5, 2026")."""
+    if ctx.rendered.article.date is None and _cites_results(ctx):
+        yield Issue(
+            "the front matter has no date, and the article cites results",
+            line=ctx.rendered.article.meta_lines.get("date", 1),
+            help="add the publication date: date: 2026-10-05",
+        )

@@ -1,0 +1,256 @@
+"""Verified and unverified (§1, §2, §3, §8, §9, §10): derived, composite and unverified values
+carry "Result not verified by MLCommons Association." and are never called verified or
+official; official results are never called unverified; inferred results are explained."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from generator.check.claims import Claim
+from generator.check.context import COMPARE_CUE, Context
+from generator.check.registry import Issue, rule
+from generator.check.rules.common import (
+    NOT_VERIFIED_RE,
+    UNVERIFIED_STATEMENT_RE,
+    at,
+    at_claim,
+    at_note,
+    claims_in,
+    everything,
+    label,
+    states_derived,
+    states_not_verified,
+)
+
+OFFICIAL = re.compile(r"\b(?:MLCommons[- ])?(?:official(?:ly)?|verified|certified)\b", re.I)
+NEGATED = re.compile(r"(?:\bnot|\bnever|\bno|\bnon|\bun|\bnor)[\s-]*(?:an?\s+|the\s+|yet\s+|been\s+)?$", re.I)
+SOURCE_OF = re.compile(
+    r"(?:\bfrom|\bin|\bon|\bof|\bper|\bby|\bwith|\busing|\bagainst|\bbased on|\bderived from|\brecomputed from|\bdivid\w+)\s+(?:the\s+|an?\s+|its\s+|their\s+)?(?:\w+\s+){0,2}$",
+    re.I,
+)
+COST_CONTEXT = re.compile(
+    r"^\S*\s*(?:per|a|for each|/)\s*(?:(?:million|1M|thousand|1,000,000)\s+)?(?:output\s+)?tokens?\b", re.I
+)
+
+
+def derived_claims(ctx: Context) -> list[Claim]:
+    """Values the article computes rather than reads from an official entry."""
+    out = []
+    for c in ctx.claims:
+        if ctx.quoted(c.block, c.index) or id(c.block) in ctx.note_blocks:
+            continue
+        if not c.typed:
+            if c.derived or c.unverified:
+                out.append(c)
+            continue
+        if (
+            c.kind == "per_gpu"
+            or c.unverified
+            or c.kind in ("ratio", "pct")
+            and (c.rows or _results_context(ctx, c))
+            or c.kind == "money"  # a cost per token is computed; a price per GPU-hour is an input
+            and COST_CONTEXT.search(c.block.text[c.index + len(c.text) : c.index + len(c.text) + 40])
+        ):
+            out.append(c)
+    return out
+
+
+def _results_context(ctx: Context, c: Claim) -> bool:
+    m = ctx.mentions(c.block, c.sentence)
+    return bool(m.benchmarks or m.entries) and bool(COMPARE_CUE.search(c.block.words(c.sentence)))
+
+
+@rule(
+    "MLP006",
+    "not-verified-statement-missing",
+    family="verification",
+    severity="error",
+    guideline="§1, §2, §8, §9 Derived metrics",
+    summary='Derived, composite or unverified values without "Result not verified by MLCommons Association." and a statement that derived metrics are not official.',
+    bad="B300 delivers 14,211 tokens/s per GPU.[1]  (no statement in note [1])",
+    good="[1] ... Per-GPU values are derived metrics and are not official MLPerf® metrics. Result not verified by MLCommons Association. ...",
+)
+def not_verified_missing(ctx: Context) -> Iterator[Issue]:
+    """Reports an article that prints values it computed (per-GPU values, ratios, percentages,
+    costs, composites) or unverified results, but never says "Result not verified by MLCommons
+    Association." or that derived metrics are not official MLPerf® metrics.
+
+    §9: secondary and derived metrics must not be presented as official; the rules for citing
+    an unverified score apply, and §2 requires the not-verified statement in the footnote."""
+    derived = derived_claims(ctx)
+    if not derived:
+        return
+    missing = []
+    if not states_not_verified(ctx):
+        missing.append('"Result not verified by MLCommons Association."')
+    if any(not c.unverified for c in derived) and not states_derived(ctx):
+        missing.append("a statement that derived metrics are not official MLPerf® metrics")
+    if missing:
+        c = derived[0]
+        what = "unverified" if c.unverified else "derived"
+        message = f"the article prints {what} values ({c.text} is one) without {' or '.join(missing)}"
+        help = "add both statements to the footnote of the results they come from"
+        notes = [n for n in ctx.notes.notes if not n.generated and n.entries]
+        # the fix goes into the results footnote when there is one; else the value needs one
+        yield at_note(ctx, notes[0].block, message, help) if notes else at_claim(c, message, help)
+
+
+@rule(
+    "MLP022",
+    "unverified-comparison-statement-missing",
+    family="verification",
+    severity="error",
+    guideline="§3 Identify submission differences",
+    summary="An unverified result compared with verified ones without the §3 statement in a footnote.",
+    bad="Our own unverified run reached 15,000 tokens/s, above the 14,211 of entry 6.1-0052.",
+    good="... [1] Unverified results have not been through an MLPerf® review and may use measurement methodologies and/or workload implementations that are inconsistent with the MLPerf specification for verified results.",
+)
+def unverified_comparison(ctx: Context) -> Iterator[Issue]:
+    """Reports a comparison of an unverified result (one the article calls unverified) with
+    official results when no footnote carries the statement §3 requires for such comparisons."""
+    if UNVERIFIED_STATEMENT_RE.search(everything(ctx)):
+        return
+    for b in ctx.prose():  # "The unverified score is ahead of every verified ... result"
+        for s in b.sentences:
+            text = b.words(s)
+            u = re.search(r"\bunverified\b", text, re.I)
+            cue = COMPARE_CUE.search(text, u.end()) if u else None
+            if u and cue and re.search(r"(?<!un)verified\b|\bofficial\b", text[cue.start() :], re.I):
+                yield at(
+                    b,
+                    s.start + cue.start(),
+                    "an unverified result is compared with verified results without the statement of §3",
+                    'add to the footnote: "Unverified results have not been through an MLPerf® review and may use '
+                    "measurement methodologies and/or workload implementations that are inconsistent with the MLPerf "
+                    'specification for verified results."',
+                )
+                return
+    for c in ctx.claims:
+        if not c.unverified or ctx.quoted(c.block, c.index):
+            continue
+        near = [x for x in claims_in(ctx, c.block, c.sentence) if x is not c and x.rows and not x.unverified]
+        if not near and c.rows and c.kind in ("ratio", "pct"):
+            near = [c]  # a ratio of the unverified result to official rows
+        if near and COMPARE_CUE.search(c.block.words(c.sentence)):
+            yield at_claim(
+                c,
+                f"the unverified result {c.text} is compared with verified results ({label(near[0].rows[0])}) "
+                "without the statement of §3",
+                'add to the footnote: "Unverified results have not been through an MLPerf® review and may use '
+                "measurement methodologies and/or workload implementations that are inconsistent with the MLPerf "
+                'specification for verified results."',
+            )
+            return
+
+
+@rule(
+    "MLP023",
+    "derived-called-official",
+    family="verification",
+    severity="error",
+    guideline="§9 Derived metrics, §10 No misrepresentation",
+    summary='"Verified" or "official" applied to a derived or unverified value.',
+    bad="B300 posts an official 14,211 tokens/s per GPU.",
+    good="B300 posts 14,211 tokens/s per GPU, derived from the official system result.",
+)
+def derived_called_official(ctx: Context) -> Iterator[Issue]:
+    """Reports "official", "verified" or "certified" applied, in the same clause, to a value
+    the article derived (per GPU, a ratio, a percentage, a cost) or to an unverified result.
+
+    Wording that names the source ("derived from the official results") is not reported."""
+    derived = derived_claims(ctx)
+    seen: set[tuple[int, int]] = set()
+    for c in derived:
+        s = c.sentence
+        text = c.block.text
+        if re.search(r"\bderived\s*$", text[max(0, c.index - 12) : c.index], re.I):
+            continue  # "a derived 5,668 tokens per second per GPU"
+        for m in OFFICIAL.finditer(text, s.start, c.index):
+            if (id(c.block), m.start()) in seen or _clause(text, m.start()) != _clause(text, c.index):
+                continue
+            if len(text[m.end() : c.index].split()) > 8:
+                continue  # too far from the value to qualify it
+            before = text[max(s.start, m.start() - 40) : m.start()]
+            tail = text[m.end() : m.end() + 40]
+            if NEGATED.search(before) or SOURCE_OF.search(before) or re.match(SOURCE_NOUN, tail, re.I):
+                continue
+            seen.add((id(c.block), m.start()))
+            what = "unverified" if c.unverified else "derived, not an official result"
+            yield at(
+                c.block,
+                m.start(),
+                f'"{m.group(0)}" is applied to {c.text}, a value that is {what}',
+                f'drop "{m.group(0)}", or say the value is derived from the official result',
+            )
+
+
+SOURCE_NOUN = r"\s+(?:MLPerf®?\s+)?(?:(?:Inference\s+)?v?\d\.\d\s+)?(?:(?:Closed|Open)\s+)?(?:Datacenter\s+)?(?:(?:Server|Offline|Interactive)\s+)?(?:results?\s+(?:sheet|file|repository|page|table)|entr|submission|row|data|system result|statement|results? of)"
+CLAUSE_BREAK = re.compile(r"[;—]|,\s+(?:so|but|while|which|whereas|and)\b|\s+but\s+|\s+while\s+")
+
+
+def _clause(text: str, i: int) -> int:
+    """The start of the clause that holds position *i*."""
+    starts = [m.end() for m in CLAUSE_BREAK.finditer(text, 0, i)]
+    return starts[-1] if starts else 0
+
+
+@rule(
+    "MLP024",
+    "official-called-unverified",
+    family="verification",
+    severity="warning",
+    guideline="§2 Required Footnote, §10 Statements must be clear and correct",
+    summary="An article that prints only official results but calls them unverified.",
+    bad="Entry 6.1-0052 delivered 113,690 tokens/s.[1] ... [1] ... Result not verified by MLCommons Association.",
+    good="[1] ... Result verified by MLCommons Association.",
+)
+def official_called_unverified(ctx: Context) -> Iterator[Issue]:
+    """Reports "not verified" or "unverified" said of an article whose printed values are all
+    official results read from entries: the statement misleads readers about verified results."""
+    if (
+        derived_claims(ctx)
+        or states_derived(ctx)
+        or not any(c.rows and c.kind != "entry" for c in ctx.claims)
+    ):
+        return
+    for b in ctx.doc.blocks:
+        m = NOT_VERIFIED_RE.search(b.text) or (
+            None if b.generated else re.search(r"\bunverified\b", b.text, re.I)
+        )
+        if m:
+            yield at(
+                b,
+                m.start(),
+                "the article calls its results unverified, but every value it prints is an official result read from an entry",
+                'write "Result verified by MLCommons Association." or drop the statement',
+            )
+            return
+
+
+@rule(
+    "MLP016",
+    "inferred-undisclosed",
+    family="verification",
+    severity="warning",
+    guideline="§10 Statements must be clear and correct",
+    summary="Results the official file marks inferred, cited without a footnote explaining the flag.",
+    bad="Entry 6.1-0106 delivered 7,211 tokens/s per GPU in DeepSeek-R1 Interactive.[1]  (note [1] says nothing of it)",
+    good="[1] ... The official files mark every Interactive result of v6.0 and later inferred: the submission checker sets the flag for the whole scenario; the results were measured.",
+)
+def inferred_undisclosed(ctx: Context) -> Iterator[Issue]:
+    """Reports, once per article, cited results whose ``inferred`` flag is set when no footnote
+    mentions it. From v6.0 on the submission checker sets the flag for every Interactive result
+    (it compares the scenario's name with the Server scenario the run used), so the generated
+    footnotes explain it once; other inferred results (edge scenarios derived from another
+    scenario's run) are named."""
+    inferred = [c for c in ctx.claims if c.kind != "entry" and any(r.inferred for r in c.rows)]
+    if not inferred or re.search(r"\binferred\b", ctx.notes.text(), re.I):
+        return
+    rows = sorted({label(r) for c in inferred for r in c.rows if r.inferred})
+    shown = ", ".join(rows[:4]) + (f" and {len(rows) - 4} more" if len(rows) > 4 else "")
+    yield at_claim(
+        inferred[0],
+        f"cites results the official file marks inferred ({shown}) and no footnote says what the flag means",
+        "say in the footnote what the inferred flag means for these results",
+    )

@@ -1,0 +1,199 @@
+"""What a piece of prose names: rounds, benchmarks, scenarios, categories, divisions,
+chip counts, entries and submitters, read the way editors write them.
+
+A comparison's disclosure, a superlative's scope and a typed number's match all ask
+the same question of a sentence: which of these does it name? Bare digits inside
+product names ("NVL72", "B300", "70B") never count as chip counts.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from generator.data.manifest import Manifest
+
+WORD_NUMBERS = {
+    "one": 1, "single": 1, "two": 2, "dual": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+    "eight": 8, "nine": 9, "ten": 10, "twelve": 12, "sixteen": 16, "thirty-two": 32, "sixty-four": 64,
+}  # fmt: skip
+_GPU_NOUN = r"(?:GPUs?|accelerators?|chips?|devices?|NPUs?|TPUs?|cards?|processors?|sockets?)"
+CHIP_COUNT = [
+    re.compile(rf"(?<![\w.,])(\d{{1,3}}(?:,\d{{3}})*|\d+)(?:\s+|-)(?:[A-Z][\w-]*\s+){{0,3}}{_GPU_NOUN}\b"),
+    re.compile(rf"(?<![\w.,])(\d+)-(?:{_GPU_NOUN}|way|node)\b", re.I),
+    re.compile(r"(?<![\w.,])(\d+)\s?[x×]\s?(?=[A-Z])"),
+    re.compile(rf"\b({'|'.join(WORD_NUMBERS)})(?:\s+|-)(?:[A-Z][\w-]*\s+){{0,3}}{_GPU_NOUN}\b", re.I),
+    re.compile(r"\b(?:at|of|from|to|with|versus|vs\.?|against)\s+(\d{1,3}(?:,\d{3})+|\d+)(?![\w.,%×])"),
+]
+SCENARIOS = {
+    "Server": re.compile(r"\bServer\b"),
+    "Offline": re.compile(r"\b[Oo]ffline\b"),
+    "Interactive": re.compile(r"\bInteractive\b"),
+    "SingleStream": re.compile(r"\b[Ss]ingle[- ]?[Ss]tream\b"),
+    "MultiStream": re.compile(r"\b[Mm]ulti[- ]?[Ss]tream\b"),
+}
+_CAT_NOUN = r"(?:category|categories|system|systems|row|rows|hardware|submission|submissions|result|results|part|parts|platforms?)"
+CATEGORIES = {
+    "available": re.compile(
+        rf"\bAvailable\b|\bavailable\s+{_CAT_NOUN}\b|\bgenerally available\b|\bshipping\b"
+    ),
+    "preview": re.compile(rf"\bPreview\b|\bpreview\s+{_CAT_NOUN}\b|\bpre-?release\b"),
+    "rdi": re.compile(r"\bRDI\b|\bresearch,? development,? (?:or|and) internal\b|\bR&D\b", re.I),
+}
+DIVISIONS = {
+    "closed": re.compile(r"\bClosed\b|\bclosed division\b"),
+    "open": re.compile(r"\bOpen\b(?!\s+(?:source|weights?|AI|models?)\b)|\bopen division\b"),
+}
+ROUND = re.compile(
+    r"(?:(?<![\w.])v|\bInference\s+v?|\bInference®?\s+v?|\bround\s+v?|\brounds\s+v?|\bversion\s+|\bMLPerf®?\s+v?)(\d+\.\d+)(?![\d\-])"
+    r"|(?<![\w.])v(\d+\.\d+)(?![\d\-])"
+)
+ENTRY = re.compile(r"(?<![\w.])\d+\.\d+-\d{4,5}(?!\w)")
+UNVERIFIED = re.compile(r"\bunverified\b|\bnot (?:been )?verified\b|\bnot reviewed by MLCommons\b", re.I)
+_BENCH_EXTRA = {
+    "gpt-oss-120b": ["gpt oss 120b", "gpt-oss 120b", "gptoss120b"],
+    "deepseek-r1": ["deepseek r1", "deepseekr1"],
+    "qwen3-vl-235b-a22b": ["qwen3-vl", "qwen3 vl", "qwen 3 vl", "qwen3vl"],
+    "wan-2.2-t2v-a14b": ["wan 2.2", "wan2.2", "wan-2.2"],
+    "resnet": ["resnet-50", "resnet50", "resnet 50", "resnet"],
+    "stable-diffusion-xl": ["sdxl", "stable diffusion xl", "stable-diffusion-xl"],
+    "rgat": ["r-gat", "rgat"],
+    "mixtral-8x7b": ["mixtral 8x7b", "mixtral-8x7b", "mixtral"],
+    "e2e-rag-db": ["end-to-end rag", "e2e rag"],
+    "e2e-rag-qna": ["end-to-end rag", "e2e rag"],
+    "yolo-95": ["yolo"],
+    "yolo-99": ["yolo"],
+    "pointpainting": ["pointpainting", "point painting"],
+    "3d-unet-99": ["3d-unet", "3d u-net", "3d unet"],
+    "3d-unet-99.9": ["3d-unet", "3d u-net", "3d unet"],
+}
+
+
+NOT_NAMES = {
+    "the", "inc", "llc", "ltd", "technologies", "technology", "industries", "cloud", "sit", "stage",
+    "inference", "overflow", "university", "florida",
+}  # fmt: skip
+
+
+def family_of(benchmark: str) -> str:
+    """A benchmark without its accuracy target: ``llama2-70b-99.9`` → ``llama2-70b``."""
+    return re.sub(r"-(?:99\.9|99|95)$", "", benchmark).removesuffix("-edge")
+
+
+def variant_of(benchmark: str) -> str:
+    m = re.search(r"-(99\.9|99|95)$", benchmark)
+    return m.group(1) if m else ""
+
+
+def _spelling_pattern(name: str) -> str:
+    """A pattern for a benchmark name that tolerates spaces, hyphens and dots between its parts."""
+    parts = [p for p in re.split(r"[\s\-_.]+|(?<=[a-z])(?=\d)|(?<=\d)(?=[a-z])", name.lower()) if p]
+    return r"[\s\-_.]?".join(re.escape(p) for p in parts)
+
+
+@dataclass
+class Mentions:
+    """What a text names."""
+
+    rounds: set[str] = field(default_factory=set)
+    benchmarks: set[str] = field(default_factory=set)  # benchmark keys (every variant of a named family)
+    variants: set[str] = field(default_factory=set)  # accuracy targets named: "99", "99.9"
+    scenarios: set[str] = field(default_factory=set)
+    categories: set[str] = field(default_factory=set)
+    divisions: set[str] = field(default_factory=set)
+    chips: set[int] = field(default_factory=set)
+    strict_chips: set[int] = field(default_factory=set)  # only counts written with a GPU noun or "8x"
+    entries: set[str] = field(default_factory=set)
+    unverified: bool = False
+
+
+class Vocabulary:
+    """Reads names out of prose, for the benchmarks this project knows."""
+
+    def __init__(self, manifest: Manifest, benchmarks: set[str]) -> None:
+        self.manifest = manifest
+        self.benchmarks = sorted(benchmarks | set(manifest.rules.benchmarks))
+
+    @cached_property
+    def _bench_patterns(self) -> list[tuple[re.Pattern[str], set[str]]]:
+        """One pattern per spelling; a spelling names every accuracy variant of its family."""
+        by_spelling: dict[str, set[str]] = {}
+        for key in self.benchmarks:
+            fam = family_of(key)
+            rule = self.manifest.rules.benchmarks.get(key)
+            names = {fam, *(_BENCH_EXTRA.get(key, [])), *(rule.aliases if rule else ())}
+            if rule:
+                names.add(family_of(rule.name.lower()))
+            family = {k for k in self.benchmarks if family_of(k) == fam}
+            for n in names:
+                by_spelling.setdefault(_spelling_pattern(family_of(n)), set()).update(family)
+        pats = sorted(by_spelling.items(), key=lambda kv: -len(kv[0]))
+        return [(re.compile(rf"(?<![\w]){p}(?![a-z])", re.I), keys) for p, keys in pats if p]
+
+    @staticmethod
+    def submitter_words(text: str, names: set[str]) -> set[str]:
+        """The submitter names (or parts of joint names: "Dell_AMD" gives "dell", "amd") a text mentions."""
+        low = text.lower()
+        words = {
+            p.lower()
+            for n in names
+            for p in (n.replace("_", " "), *n.split("_"))
+            if len(p) >= 3 and p.lower() not in NOT_NAMES
+        }
+        return {w for w in words if re.search(rf"(?<!\w){re.escape(w)}(?!\w)", low)}
+
+    def name_spans(self, text: str) -> list[tuple[int, int]]:
+        """Where benchmark names stand in *text*: the digits inside them ("Llama 3.1 8B") are names."""
+        spans = [(m.start(), m.end()) for pat, _ in self._bench_patterns for m in pat.finditer(text)]
+        for fam in self.manifest.families.families:
+            for m in re.finditer(rf"(?<!\w){re.escape(fam.name)}(?!\w)", text):
+                spans.append((m.start(), m.end()))
+        return spans
+
+    def benchmarks_in(self, text: str) -> tuple[set[str], set[str]]:
+        """Benchmark keys named in *text*, and the accuracy targets named right after a name."""
+        found: set[str] = set()
+        variants: set[str] = set()
+        for pat, keys in self._bench_patterns:
+            for m in pat.finditer(text):
+                found |= keys
+                tail = text[m.end() : m.end() + 24]
+                v = re.match(r"[\s\-_(]*(?:at\s+)?(99\.9|99|95)\s*(?:%|percent|\b)", tail)
+                if v:
+                    variants.add(v.group(1))
+        return found, variants
+
+    def read(self, text: str) -> Mentions:
+        m = Mentions()
+        m.rounds = {a or b for a, b in ROUND.findall(text)}
+        m.benchmarks, m.variants = self.benchmarks_in(text)
+        m.scenarios = {s for s, p in SCENARIOS.items() if p.search(text)}
+        m.categories = {c for c, p in CATEGORIES.items() if p.search(text)}
+        m.divisions = {d for d, p in DIVISIONS.items() if p.search(text)}
+        m.chips = chip_counts(text)
+        m.strict_chips = chip_counts(text, strict=True)
+        m.entries = set(ENTRY.findall(text))
+        m.unverified = bool(UNVERIFIED.search(text))
+        return m
+
+
+PER_NODE = re.compile(
+    r"\b(?:nodes?|servers?|trays?|hosts?|blades?)\s+(?:of|with|each with)\s+$|\beach (?:with )?$|\bper (?:node|server|tray|host)\s*$",
+    re.I,
+)
+
+
+def chip_counts(text: str, *, strict: bool = False) -> set[int]:
+    """Chip counts a text states: "8 GPUs", "72-GPU", "8x B300", "eight accelerators", and unless
+    *strict*, a bare count after "at", "from", "to", "versus" ("288 accelerators ... at 72")."""
+    out: set[int] = set()
+    for pat in CHIP_COUNT[:-1] if strict else CHIP_COUNT:
+        for m in pat.finditer(text):
+            if PER_NODE.search(text[max(0, m.start() - 24) : m.start()]):
+                continue  # "64 nodes of eight GPUs": a count per node, not the system's
+            g = m.group(1)
+            n = WORD_NUMBERS.get(g.lower()) if not g[0].isdigit() else int(g.replace(",", ""))
+            if n:
+                out.add(n)
+    return out

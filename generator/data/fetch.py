@@ -1,0 +1,234 @@
+"""Download a round's official results file into a local cache, safely.
+
+``fetch_round`` is resumable (an interrupted download continues from its ``.part``
+file with an HTTP Range request, when the URL is the same), idempotent (a stored file
+whose checksum matches and that still validates is not downloaded again), verified
+(SHA-256, pinned in the manifest when known, recorded beside the file) and bounded
+(a total time limit, a per-read timeout and a size cap). The content is parsed and
+validated as a results file of the round *before* it replaces anything; an HTML
+page, a truncated or empty body is refused with a message saying what failed.
+Only http(s) URLs are fetched unless ``allow_file=True`` is given for ``file://``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import socket
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from generator.data.manifest import Manifest, Round
+from generator.data.results import LoadReport, read_results
+from generator.errors import DataError, FetchError
+
+CHUNK = 1 << 16
+MAX_BYTES = 500 * 1024 * 1024
+TOTAL_SECONDS = 600.0
+READ_TIMEOUT = 30.0
+
+Validate = Callable[[Path], None]
+
+
+@dataclass(frozen=True)
+class FetchResult:
+    path: Path
+    sha256: str
+    status: str  # "downloaded", "resumed", "up to date"
+    bytes_received: int
+
+
+def sha256_of(path: Path) -> str:
+    h = hashlib.sha256()
+    with path.open("rb") as fh:
+        for chunk in iter(lambda: fh.read(CHUNK), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def check_url(url: str, *, allow_file: bool = False) -> str:
+    """The URL's scheme, or a :class:`FetchError` for schemes gpu-insights does not fetch."""
+    scheme = urllib.parse.urlsplit(url).scheme.lower()
+    if scheme in ("http", "https"):
+        return scheme
+    if scheme == "file" and allow_file:
+        return scheme
+    if scheme == "file":
+        raise FetchError(f"{url}: refusing a file:// URL (pass --allow-file to copy a local file on purpose)")
+    raise FetchError(f"{url}: only http:// and https:// URLs are fetched")
+
+
+def _describe(exc: BaseException, url: str) -> str:
+    reason = getattr(exc, "reason", exc)
+    host = urllib.parse.urlsplit(url).hostname or url
+    if isinstance(reason, socket.gaierror):
+        return f"cannot resolve host {host} (DNS: {reason.strerror or reason})"
+    if isinstance(reason, ConnectionRefusedError):
+        return f"connection to {host} refused"
+    if isinstance(reason, TimeoutError | socket.timeout):
+        return f"no data from {host} for {READ_TIMEOUT:g} s"
+    return f"download interrupted ({reason})"
+
+
+def sniff(data: bytes) -> str:
+    """What a downloaded body looks like: 'xlsx', 'json', 'html', 'csv' or 'empty'."""
+    head = data[:512].lstrip()
+    if not head:
+        return "empty"
+    if head.startswith(b"PK\x03\x04"):
+        return "xlsx"
+    if head[:1] in (b"[", b"{"):
+        return "json"
+    if head[:1] == b"<":
+        return "html"
+    return "csv"
+
+
+class Download:
+    """One bounded HTTP(S) download into a ``.part`` file."""
+
+    def __init__(
+        self, url: str, part: Path, *, seconds: float = TOTAL_SECONDS, max_bytes: int = MAX_BYTES
+    ) -> None:
+        self.url, self.part, self.seconds, self.max_bytes = url, part, seconds, max_bytes
+        self.deadline = time.monotonic() + seconds
+        self.received = 0
+
+    def run(self) -> str:
+        marker = self.part.with_name(self.part.name + ".url")
+        same = marker.is_file() and marker.read_text("utf-8") == self.url
+        offset = self.part.stat().st_size if self.part.exists() and same else 0
+        marker.write_text(self.url, "utf-8")
+        req = urllib.request.Request(self.url, headers={"User-Agent": "gpu-insights"})
+        if offset:
+            req.add_header("Range", f"bytes={offset}-")
+        try:
+            with urllib.request.urlopen(req, timeout=READ_TIMEOUT) as resp:
+                if resp.headers.get_content_type() == "text/html":
+                    raise FetchError(f"{self.url}: the server sent an HTML page, not a results file")
+                resumed = bool(offset) and resp.status == 206
+                self._copy(resp, "ab" if resumed else "wb", offset if resumed else 0)
+                return "resumed" if resumed else "downloaded"
+        except urllib.error.HTTPError as exc:
+            exc.close()
+            if exc.code == 416 and offset:  # the .part already holds the whole file
+                return "resumed"
+            raise FetchError(f"{self.url}: HTTP {exc.code} {exc.reason}") from None
+        except (urllib.error.URLError, OSError) as exc:
+            kept = self.part.stat().st_size if self.part.exists() else 0
+            raise FetchError(
+                f"{self.url}: {_describe(exc, self.url)}; {self.part} keeps {kept:,} bytes, "
+                "run the command again to resume"
+            ) from None
+
+    def _copy(self, resp: object, mode: str, offset: int) -> None:
+        length = resp.headers.get("Content-Length")  # type: ignore[attr-defined]
+        if length is not None and length.isdigit() and offset + int(length) > self.max_bytes:
+            raise FetchError(
+                f"{self.url}: the file is {int(length):,} bytes, over the {self.max_bytes:,}-byte cap"
+            )
+        with self.part.open(mode) as fh:
+            # read1 returns what has arrived, so a trickling server cannot hold a read past the deadline
+            for chunk in iter(lambda: resp.read1(CHUNK), b""):  # type: ignore[attr-defined]
+                fh.write(chunk)
+                self.received += len(chunk)
+                if offset + self.received > self.max_bytes:
+                    raise FetchError(f"{self.url}: more than {self.max_bytes:,} bytes; stopped (size cap)")
+                if time.monotonic() > self.deadline:
+                    raise FetchError(
+                        f"{self.url}: the download took longer than {self.seconds:g} s; stopped "
+                        f"(run the command again to resume)"
+                    )
+        # http.client returns b"" on a dropped connection instead of raising
+        if length is not None and length.isdigit() and self.received < int(length):
+            raise ConnectionError(f"received {self.received:,} of {int(length):,} bytes")
+
+
+def _stored_ok(target: Path, expected: str | None, validate: Validate | None) -> tuple[bool, str]:
+    """Whether the stored file can be kept: its checksum matches and it still validates."""
+    digest = sha256_of(target)
+    if expected is not None and digest != expected:
+        return False, digest
+    if validate is not None:
+        try:
+            validate(target)
+        except DataError:
+            return False, digest
+    return True, digest
+
+
+def fetch_round(
+    rnd: Round,
+    dest_dir: Path,
+    *,
+    url: str | None = None,
+    timeout: float = TOTAL_SECONDS,
+    validate: Validate | None = None,
+    allow_file: bool = False,
+    max_bytes: int = MAX_BYTES,
+) -> FetchResult:
+    """Download *rnd*'s official file to ``dest_dir/v<version>/<file>``; *validate* vets the content."""
+    src = url or rnd.download_url
+    check_url(src, allow_file=allow_file)
+    target = Path(dest_dir) / rnd.label / Path(rnd.file).name
+    sidecar = target.with_name(target.name + ".sha256")
+    part = target.with_name(target.name + ".part")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    if target.exists():
+        expected = rnd.sha256 or (sidecar.read_text().split()[0] if sidecar.exists() else None)
+        ok, digest = _stored_ok(target, expected, validate)
+        if ok:
+            sidecar.write_text(f"{digest}  {target.name}\n")
+            return FetchResult(target, digest, "up to date", 0)
+    job = Download(src, part, seconds=timeout, max_bytes=max_bytes)
+    state = job.run()
+    digest = sha256_of(part)
+    bad = part.with_name(target.name + ".bad")
+    if rnd.sha256 and digest != rnd.sha256:
+        part.replace(bad)
+        raise FetchError(
+            f"{src}: checksum mismatch: got sha256 {digest}, data/rounds.toml pins "
+            f"{rnd.sha256} for round v{rnd.version}; the download was kept as {bad}"
+        )
+    kind = sniff(part.read_bytes()[:512])
+    if kind in ("empty", "html"):
+        part.replace(bad)
+        what = "an empty body" if kind == "empty" else "an HTML page"
+        raise FetchError(f"{src}: the server sent {what}, not a results file; kept as {bad}")
+    if validate is not None:
+        try:
+            validate(part)
+        except DataError as exc:
+            part.replace(bad)
+            raise FetchError(
+                f"{src}: not a valid results file of round v{rnd.version}: {exc.message}"
+            ) from None
+    part.replace(target)
+    part.with_name(part.name + ".url").unlink(missing_ok=True)
+    sidecar.write_text(f"{digest}  {target.name}\n")
+    return FetchResult(target, digest, state, job.received)
+
+
+def fetch_validated(
+    manifest: Manifest,
+    version: str,
+    dest_dir: Path,
+    *,
+    url: str | None = None,
+    allow_file: bool = False,
+    timeout: float = TOTAL_SECONDS,
+) -> tuple[FetchResult, LoadReport]:
+    """Fetch a registered round, accepting only content that loads as that round's results."""
+    rnd = manifest.round(version)
+    fmt = Path(rnd.file).suffix.lower().lstrip(".") or "json"
+
+    def validate(path: Path) -> None:
+        read_results(path, manifest, version=rnd.version, fmt=fmt)
+
+    res = fetch_round(rnd, dest_dir, url=url, timeout=timeout, validate=validate, allow_file=allow_file)
+    _, report = read_results(res.path, manifest, version=rnd.version)
+    return res, report

@@ -1,0 +1,351 @@
+"""The project's own data files: round manifest, accelerator families, benchmark rules.
+
+``data/rounds.toml``, ``data/accelerators.toml`` and ``data/benchmarks.toml`` are
+written by the project (not copied from MLCommons). They load into the small,
+immutable objects below, which the rest of the pipeline receives explicitly.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from generator.errors import ManifestError
+from generator.project import DEFAULTS_DIR, data_file
+
+#: the packaged defaults (never the checkout the package happens to be installed from)
+DATA_DIR = DEFAULTS_DIR
+
+
+@dataclass(frozen=True)
+class Waiver:
+    """A known defect in an official file, accepted on purpose and reported on load."""
+
+    entry: str
+    field: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class Round:
+    """One MLPerf(R) Inference round as the manifest describes it."""
+
+    version: str
+    published: dt.date
+    retrieved: dt.date
+    source: str
+    source_label: str
+    download_url: str
+    file: str
+    sha256: str | None = None
+    compatible_with: tuple[str, ...] = ()
+    waivers: tuple[Waiver, ...] = ()
+
+    @property
+    def label(self) -> str:
+        return f"v{self.version}"
+
+
+@dataclass(frozen=True)
+class Family:
+    name: str
+    vendor: str
+    patterns: tuple[re.Pattern[str], ...]
+
+
+@dataclass(frozen=True)
+class FamilyMap:
+    """Maps official accelerator strings to families (B300, MI355X, ...)."""
+
+    families: tuple[Family, ...]
+    cpu_only: frozenset[str]
+
+    def classify(self, accelerator: str) -> tuple[str, bool]:
+        """Return ``(family, heterogeneous)`` for an official accelerator string.
+
+        >>> fm.classify("NVIDIA B300-SXM-270GB")
+        ('B300', False)
+        >>> fm.classify("NVIDIA H200-SXM-141GB + AMD Instinct MI350X 288GB HBM3e")
+        ('H200+MI350X', True)
+
+        CPU-only rows give ``("", False)``; strings no family matches give ``("", False)``
+        too, and :meth:`is_unmapped` tells them apart.
+        """
+        text = accelerator.strip()
+        if text in self.cpu_only:
+            return "", False
+        found = [f.name for f in self.families if any(p.search(text) for p in f.patterns)]
+        if not found:
+            return "", False
+        return "+".join(found), len(found) > 1
+
+    def is_cpu_only(self, accelerator: str) -> bool:
+        return accelerator.strip() in self.cpu_only
+
+    def vendor(self, family: str) -> str:
+        for f in self.families:
+            if f.name == family:
+                return f.vendor
+        return ""
+
+
+@dataclass(frozen=True)
+class BenchmarkRule:
+    key: str
+    name: str
+    kind: str = ""
+    aliases: tuple[str, ...] = ()
+    latency: dict[str, dict[str, float]] = field(default_factory=dict)
+    compatible_since: str = ""  # rounds from this one on are mutually comparable
+
+
+@dataclass(frozen=True)
+class BenchmarkRules:
+    """Benchmark names, aliases, latency bounds, accepted units and scenarios."""
+
+    benchmarks: dict[str, BenchmarkRule]
+    units: dict[str, str]
+    scenarios: tuple[str, ...]
+    maxima: dict[str, float] = field(default_factory=dict)  # largest plausible system result per unit
+
+    def canonical_benchmark(self, raw: str) -> str:
+        name = raw.strip()
+        for rule in self.benchmarks.values():
+            if name in rule.aliases:
+                return rule.key
+        return name
+
+    def canonical_scenario(self, raw: str) -> str | None:
+        lowered = raw.strip().lower()
+        for s in self.scenarios:
+            if s.lower() == lowered:
+                return s
+        return None
+
+    def display_name(self, benchmark: str) -> str:
+        rule = self.benchmarks.get(benchmark)
+        return rule.name if rule else benchmark
+
+    def is_latency(self, units: str) -> bool:
+        return self.units.get(units) == "latency"
+
+    def plausible_max(self, units: str) -> float | None:
+        return self.maxima.get(units)
+
+
+#: submitter kinds of ``data/submitters.toml``
+SUBMITTER_KINDS = {
+    "cloud": "cloud provider",
+    "neocloud": "neocloud (GPU cloud)",
+    "oem": "OEM/ODM system builder",
+    "chip": "chip vendor",
+    "software": "software or other",
+}
+
+
+@dataclass(frozen=True)
+class Submitter:
+    """One submitter name of the official files, classified by the project."""
+
+    name: str
+    kind: str = ""  # a key of SUBMITTER_KINDS; "" for joint submissions (their members have kinds)
+    members: tuple[str, ...] = ()  # organisations of a joint submission
+    organisation: str = ""  # the organisation this name spells (``ORACLE`` -> ``Oracle``)
+    source: str = ""  # where the classification comes from
+
+
+@dataclass(frozen=True)
+class Submitters:
+    """``data/submitters.toml``: submitter kinds and joint submissions' members."""
+
+    entries: dict[str, Submitter]
+
+    def organisations(self, name: str) -> tuple[str, ...]:
+        """The organisations behind a submitter name: ``Dell_AMD`` -> ``("Dell", "AMD")``."""
+        s = self.entries.get(name)
+        if s is None:
+            return (name,)
+        if s.members:
+            return tuple(o for m in s.members for o in self.organisations(m))
+        return (s.organisation or name,)
+
+    def kinds(self, name: str) -> tuple[str, ...]:
+        """Kinds of a submitter (a joint submission has its members' kinds)."""
+        out: list[str] = []
+        for org in self.organisations(name):
+            s = self.entries.get(org)
+            if s is not None and s.kind and s.kind not in out:
+                out.append(s.kind)
+        return tuple(out)
+
+    def kind(self, name: str) -> str:
+        """``|cloud|`` style text of :meth:`kinds` (for matching in a column)."""
+        return "|" + "|".join(self.kinds(name)) + "|"
+
+    def members_text(self, name: str) -> str:
+        return "|" + "|".join(self.organisations(name)) + "|"
+
+
+def load_submitters(path: Path) -> Submitters:
+    """Read ``data/submitters.toml`` (absent: nothing classified)."""
+    if not path.exists():
+        return Submitters({})
+    entries: dict[str, Submitter] = {}
+    for name, item in _read_toml(path).get("submitter", {}).items():
+        kind = str(item.get("kind", ""))
+        members = tuple(str(m) for m in item.get("members", []))
+        if kind and kind not in SUBMITTER_KINDS:
+            raise ManifestError(
+                f"{path}: submitter {name!r}: kind {kind!r} is not one of {', '.join(SUBMITTER_KINDS)}"
+            )
+        if not kind and not members and not item.get("organisation"):
+            raise ManifestError(f"{path}: submitter {name!r} needs a kind, members or organisation")
+        if not item.get("source"):
+            raise ManifestError(f"{path}: submitter {name!r} needs a source for its classification")
+        entries[str(name)] = Submitter(
+            str(name), kind, members, str(item.get("organisation", "")), str(item["source"])
+        )
+    for s in entries.values():
+        missing = [m for m in (*s.members, s.organisation) if m and m not in entries]
+        if missing:
+            raise ManifestError(
+                f"{path}: submitter {s.name!r} names {', '.join(missing)}, which has no entry"
+            )
+    return Submitters(entries)
+
+
+@dataclass(frozen=True)
+class Manifest:
+    """Everything under ``data/`` the project wrote itself."""
+
+    rounds: dict[str, Round]
+    families: FamilyMap
+    rules: BenchmarkRules
+    data_dir: Path
+    submitters: Submitters = field(default_factory=lambda: Submitters({}))
+
+    def round(self, version: str) -> Round:
+        v = normalize_version(version)
+        try:
+            return self.rounds[v]
+        except KeyError:
+            known = ", ".join(sorted(self.rounds)) or "none"
+            raise ManifestError(
+                f"{self.data_dir / 'rounds.toml'}: round {v} is not in the manifest "
+                f"(known rounds: {known}); register it with `gpu-insights add-round {v} FILE`"
+            ) from None
+
+
+def normalize_version(version: str) -> str:
+    """``"v6.1"`` and ``"6.1"`` both name round ``"6.1"``."""
+    return version.strip().lower().removeprefix("v")
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    try:
+        with path.open("rb") as fh:
+            return tomllib.load(fh)
+    except FileNotFoundError:
+        raise ManifestError(f"{path}: file not found") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ManifestError(f"{path}: invalid TOML: {exc}") from None
+
+
+def _date(path: Path, where: str, value: Any) -> dt.date:
+    if isinstance(value, dt.date):
+        return value
+    try:
+        return dt.date.fromisoformat(str(value))
+    except ValueError:
+        raise ManifestError(f"{path}: {where}: not a date (YYYY-MM-DD): {value!r}") from None
+
+
+def load_rounds(path: Path) -> dict[str, Round]:
+    data = _read_toml(path)
+    rounds: dict[str, Round] = {}
+    for i, item in enumerate(data.get("round", []), start=1):
+        where = f"round #{i}"
+        missing = [
+            k
+            for k in ("version", "published", "retrieved", "source", "download_url", "file")
+            if k not in item
+        ]
+        if missing:
+            raise ManifestError(f"{path}: {where}: missing field(s): {', '.join(missing)}")
+        version = normalize_version(str(item["version"]))
+        where = f"round {version}"
+        if version in rounds:
+            raise ManifestError(f"{path}: {where}: listed twice")
+        waivers = tuple(
+            Waiver(str(w["entry"]), str(w["field"]), str(w.get("reason", ""))) for w in item.get("waiver", [])
+        )
+        rounds[version] = Round(
+            version=version,
+            published=_date(path, f"{where}: published", item["published"]),
+            retrieved=_date(path, f"{where}: retrieved", item["retrieved"]),
+            source=str(item["source"]),
+            source_label=str(item.get("source_label", item["file"])),
+            download_url=str(item["download_url"]),
+            file=str(item["file"]),
+            sha256=item.get("sha256"),
+            compatible_with=tuple(normalize_version(v) for v in item.get("compatible_with", [])),
+            waivers=waivers,
+        )
+    return rounds
+
+
+def load_families(path: Path) -> FamilyMap:
+    data = _read_toml(path)
+    families = []
+    for item in data.get("family", []):
+        try:
+            pats = tuple(re.compile(p, re.IGNORECASE) for p in item["patterns"])
+        except re.error as exc:
+            raise ManifestError(f"{path}: family {item.get('name')!r}: bad pattern: {exc}") from None
+        families.append(Family(str(item["name"]), str(item.get("vendor", "")), pats))
+    return FamilyMap(tuple(families), frozenset(data.get("cpu_only", ["", "N/A"])))
+
+
+def load_rules(path: Path) -> BenchmarkRules:
+    data = _read_toml(path)
+    benches = {}
+    for key, item in data.get("bench", {}).items():
+        benches[key] = BenchmarkRule(
+            key=key,
+            name=str(item.get("name", key)),
+            kind=str(item.get("kind", "")),
+            aliases=tuple(item.get("aliases", [])),
+            latency={s: dict(v) for s, v in item.get("latency", {}).items()},
+            compatible_since=normalize_version(str(item.get("compatible_since", ""))),
+        )
+    units: dict[str, str] = {}
+    maxima: dict[str, float] = {}
+    for unit, spec in data.get("units", {}).items():
+        kind = spec.get("kind") if isinstance(spec, dict) else spec
+        if kind not in ("throughput", "latency"):
+            raise ManifestError(f"{path}: units: {unit!r}: kind must be 'throughput' or 'latency'")
+        units[str(unit)] = str(kind)
+        if isinstance(spec, dict) and "max" in spec:
+            try:
+                maxima[str(unit)] = float(spec["max"])
+            except (TypeError, ValueError):
+                raise ManifestError(f"{path}: units: {unit!r}: max must be a number") from None
+    scenarios = tuple(data.get("scenarios", {}).get("canonical", []))
+    return BenchmarkRules(benches, units, scenarios, maxima)
+
+
+def load_manifest(data_dir: Path | None = None) -> Manifest:
+    """Load ``rounds.toml``, ``accelerators.toml``, ``benchmarks.toml`` and ``submitters.toml``
+    from *data_dir*; a file the publication does not have is the packaged default."""
+    d = Path(data_dir) if data_dir else DATA_DIR
+    return Manifest(
+        rounds=load_rounds(data_file(d, "rounds.toml")),
+        families=load_families(data_file(d, "accelerators.toml")),
+        rules=load_rules(data_file(d, "benchmarks.toml")),
+        data_dir=d,
+        submitters=load_submitters(data_file(d, "submitters.toml")),
+    )

@@ -1,0 +1,520 @@
+"""The results table and the query helpers the article layer uses.
+
+A :class:`ResultsTable` holds the normalized rows of every loaded round plus the
+:class:`~generator.data.results.LoadReport` of each file. Lookups fail with a message
+that says what is missing and what exists instead.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from generator.data.manifest import Manifest, Submitters, normalize_version
+from generator.data.results import (
+    COLUMNS,
+    LoadReport,
+    available_rounds,
+    read_round,
+    round_file,
+    version_key,
+)
+from generator.errors import LookupFailed, MissingRound
+
+#: the filters every selection takes: "eq" filters match one value or a list (and can be
+#: excluded with ``exclude=``), "range" filters are bounds
+FILTERS = {
+    "round": "eq",
+    "division": "eq",
+    "category": "eq",
+    "suite": "eq",
+    "benchmark": "eq",
+    "scenario": "eq",
+    "family": "eq",
+    "accelerator": "eq",
+    "system": "eq",
+    "entry": "eq",
+    "submitter": "eq",
+    "member": "eq",
+    "kind": "eq",
+    "gpus": "eq",
+    "nodes": "eq",
+    "units": "eq",
+    "has_power": "eq",
+    "min_gpus": "range",
+    "max_gpus": "range",
+    "min_nodes": "range",
+    "max_nodes": "range",
+}
+
+
+@dataclass(frozen=True)
+class Row:
+    """One official result row, normalized (see :data:`generator.data.results.COLUMNS`)."""
+
+    round: str
+    result_id: str
+    submitter: str
+    system: str
+    platform: str
+    division: str
+    category: str
+    suite: str
+    benchmark: str
+    scenario: str
+    accelerator: str
+    family: str
+    heterogeneous: bool
+    nodes: int
+    total_accelerators: float
+    result: float
+    units: str
+    higher_is_better: bool
+    per_accelerator: float
+    software: str
+    weight_data_types: str
+    inferred: bool
+    has_power: bool
+    source_file: str
+    source_row: str
+
+    @classmethod
+    def from_series(cls, s: pd.Series) -> Row:
+        return cls.from_record(s.to_dict())
+
+    @classmethod
+    def from_record(cls, rec: Mapping[Any, Any]) -> Row:
+        return cls(**{k: _py(rec[k]) for k in cls.__dataclass_fields__})
+
+    @property
+    def key(self) -> tuple[str, str, str, str]:
+        return (self.round, self.result_id, self.benchmark, self.scenario)
+
+    @property
+    def gpus(self) -> int:
+        return int(self.total_accelerators) if self.total_accelerators == self.total_accelerators else 0
+
+
+def _py(v: Any) -> Any:
+    if hasattr(v, "item"):
+        return v.item()
+    return v
+
+
+class _NoKey(Exception):
+    """A query argument with no hashable form (the selection is not memoized)."""
+
+
+def _frozen(value: Any) -> object:
+    """A hashable form of a query's arguments; :class:`_NoKey` when one of them has none."""
+    if isinstance(value, dict):
+        return ("d", tuple(sorted((str(k), _frozen(v)) for k, v in value.items())))
+    if isinstance(value, set | frozenset):
+        return ("s", tuple(sorted((_frozen(v) for v in value), key=repr)))
+    if isinstance(value, list | tuple):
+        return ("l", tuple(_frozen(v) for v in value))
+    if value is None or isinstance(value, str | int | float | bool):
+        return value
+    raise _NoKey
+
+
+def entry_round(entry: str) -> str:
+    """``"6.1-0052"`` → ``"6.1"``."""
+    head, sep, _ = entry.partition("-")
+    if not sep or not head:
+        raise LookupFailed(f"{entry!r} is not an MLPerf result ID (expected e.g. 6.1-0052)")
+    return head
+
+
+class ResultsTable:
+    """All loaded rounds in one DataFrame, with lookups and filters."""
+
+    def __init__(
+        self,
+        df: pd.DataFrame,
+        reports: Iterable[LoadReport] = (),
+        *,
+        results_dir: Path | None = None,
+        manifest: Manifest | None = None,
+    ) -> None:
+        self.df = df.reset_index(drop=True)
+        self._records: list[Row] | None = None
+        self._rounds: list[str] | None = None
+        self._by_entry: dict[str, np.ndarray] | None = None
+        self._selected: dict[object, pd.DataFrame] = {}  # the table never changes after loading
+        self._frames: dict[tuple[str, ...], pd.DataFrame] = {}
+        #: a hash of the files the table was loaded from (set by the loader that cached it)
+        self.digest = ""
+        self._index: dict[tuple[str, ...], np.ndarray] | None = None
+        self.reports = list(reports)
+        self.results_dir = results_dir
+        self.manifest = manifest
+        #: (round or "*", benchmark or "*") of every query, when a recorder is attached
+        self.touched: set[tuple[str, str]] | None = None
+
+    # ------------------------------------------------------------------ loading
+    @classmethod
+    def from_dir(
+        cls,
+        results_dir: Path | str,
+        manifest: Manifest,
+        *,
+        rounds: Iterable[str] | None = None,
+        divisions: Iterable[str] | None = None,
+        suites: Iterable[str] | None = None,
+    ) -> ResultsTable:
+        """Load every round found under *results_dir* (``v6.1/summary_results.json`` ...)."""
+        d = Path(results_dir)
+        versions = [normalize_version(v) for v in rounds] if rounds else available_rounds(d)
+        frames, reports = [], []
+        for v in versions:
+            f = round_file(d, v, manifest)
+            if f is None:
+                raise MissingRound(
+                    f"{d}: no results file for round v{v} (expected v{v}/summary_results.json, "
+                    f"summary.xlsx, summary.json or summary.csv); run `gpu-insights fetch {v}`"
+                )
+            df, rep = read_round(d, v, manifest, divisions=divisions, suites=suites)
+            frames.append(df)
+            reports.append(rep)
+        df = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=COLUMNS)
+        return cls(df, reports, results_dir=d, manifest=manifest)
+
+    @property
+    def rounds(self) -> list[str]:
+        if self._rounds is None:  # asked by every query: computed once per load
+            self._rounds = sorted({str(r) for r in self.df["round"].unique()}, key=version_key)
+        return list(self._rounds)
+
+    def report(self, version: str) -> LoadReport | None:
+        v = normalize_version(version)
+        return next((r for r in self.reports if r.version == v), None)
+
+    def __len__(self) -> int:
+        return len(self.df)
+
+    # ------------------------------------------------------------------ indexes
+    def rows_of(self, df: pd.DataFrame) -> list[Row]:
+        """The :class:`Row` of each row of *df*, a selection of this table (made once per load)."""
+        if self._records is None:
+            self._records = [Row.from_record(r) for r in self.df.to_dict("records")]
+        return [self._records[i] for i in df.index]
+
+    def prepare_queries(self) -> None:
+        """Build the row objects and the query index now (before forking workers, which then
+        share them instead of each building its own)."""
+        self.rows_of(self.df.iloc[:0])
+        if len(self.df):
+            first = self.df.iloc[0]
+            self._part(str(first["round"]), str(first["benchmark"]), None)
+
+    def _part(self, round: str | None, benchmark: str | None, scenario: str | None) -> pd.DataFrame:
+        """The rows of one (round, benchmark[, scenario]), from an index built once per load;
+        a query then filters tens of rows, not the whole table."""
+        if round is None or benchmark is None:
+            return self.df
+        if self._index is None:
+            idx: dict[tuple[str, ...], np.ndarray] = {}
+            groups = self.df.groupby(["round", "benchmark", "scenario"], sort=False).indices
+            for k, p in groups.items():
+                key, pos = tuple(str(x) for x in k), np.asarray(p)  # type: ignore[attr-defined]
+                idx[key] = pos
+                two = key[:2]
+                idx[two] = np.concatenate([idx[two], pos]) if two in idx else pos
+            self._index = {k: np.sort(v) for k, v in idx.items()}
+        key = (round, benchmark, scenario) if scenario is not None else (round, benchmark)
+        if key not in self._frames:  # made on first use: only what articles query is copied
+            self._frames[key] = self.df.iloc[self._index.get(key, np.empty(0, dtype=np.intp))]
+        return self._frames[key]
+
+    # ------------------------------------------------------------------ lookups
+    def _touch(self, round: str | None, benchmark: str | None) -> None:
+        if self.touched is not None:
+            b = (
+                self.manifest.rules.canonical_benchmark(benchmark)
+                if (benchmark and self.manifest)
+                else benchmark
+            )
+            self.touched.add((normalize_version(round) if round else "*", b or "*"))
+
+    def fingerprint(self, keys: Iterable[tuple[str, str]]) -> dict[str, str]:
+        """A content hash of the rows behind each (round, benchmark) key; ``*`` matches all."""
+        import hashlib
+
+        out = {}
+        for rnd, bench in sorted(keys):
+            m = pd.Series(True, index=self.df.index)
+            if rnd != "*":
+                m &= self.df["round"] == rnd
+            if bench != "*":
+                m &= self.df["benchmark"] == bench
+            rows = self.df[m].drop(columns=["source_file", "source_row"])
+            digest = hashlib.sha256(pd.util.hash_pandas_object(rows, index=False).to_numpy().tobytes())
+            digest.update(str(len(rows)).encode())
+            out[f"{rnd}|{bench}"] = digest.hexdigest()
+        return out
+
+    def _need_round(self, version: str, why: str) -> None:
+        if version in self.rounds:
+            return
+        where = f" in {self.results_dir}" if self.results_dir else ""
+        raise MissingRound(
+            f"{why} needs round v{version}, which is not loaded{where}: "
+            f"pass --results DIR with a v{version}/ folder, or run `gpu-insights fetch {version}`"
+        )
+
+    def lookup(self, entry: str, benchmark: str, scenario: str) -> Row:
+        """The one row of (*entry*, *benchmark*, *scenario*), or a clear error."""
+        version = entry_round(entry)
+        self._touch(version, benchmark)
+        self._need_round(version, f"entry {entry}")
+        rep = self.report(version)
+        if self._by_entry is None:  # entry -> row positions, built once per load
+            self._by_entry = {
+                str(k): np.asarray(v) for k, v in self.df.groupby("result_id", sort=False).indices.items()
+            }
+        sel = self.df.iloc[self._by_entry.get(entry, np.empty(0, dtype=np.intp))]
+        sel = sel[sel["round"] == version]
+        if sel.empty:
+            if rep is not None and sel.empty and self.df[self.df["round"] == version]["id_missing"].all():
+                raise LookupFailed(
+                    f"entry {entry}: round v{version} was loaded from {rep.path}, the submission "
+                    f"checker's summary, which carries no result IDs; use the round's "
+                    f"summary_results.json or summary.xlsx to cite entries"
+                )
+            src = f" ({rep.path})" if rep else ""
+            raise LookupFailed(f"entry {entry} is not in round v{version}{src}")
+        if self.manifest is not None:
+            benchmark = self.manifest.rules.canonical_benchmark(benchmark)
+            scenario = self.manifest.rules.canonical_scenario(scenario) or scenario
+        hit = sel[(sel["benchmark"] == benchmark) & (sel["scenario"] == scenario)]
+        if hit.empty:
+            ran = sel.groupby("benchmark")["scenario"].apply(lambda s: ", ".join(sorted(s))).to_dict()
+            listing = "; ".join(f"{b} ({s})" for b, s in sorted(ran.items()))
+            raise LookupFailed(f"entry {entry} has no {benchmark} {scenario} result; it ran: {listing}")
+        if len(hit) > 1:
+            places = ", ".join(str(x) for x in hit["source_row"])
+            raise LookupFailed(
+                f"entry {entry} {benchmark} {scenario} is ambiguous: {len(hit)} rows ({places})"
+            )
+        return Row.from_series(hit.iloc[0])
+
+    # ------------------------------------------------------------------ filters
+    def select(
+        self, *, division: str | None = "closed", heterogeneous: bool | str = False, **filters: Any
+    ) -> pd.DataFrame:
+        """Rows matching every given filter (``division`` defaults to ``closed``).
+
+        Filters are the names of :data:`FILTERS`; ``exclude={"submitter": "X"}`` drops the
+        rows matching any of its filters (a value may be a list). Heterogeneous systems
+        are left out unless ``heterogeneous=True`` (``"only"``: nothing else).
+        """
+        exclude = filters.pop("exclude", None) or {}
+        unknown = sorted(set(filters) - set(FILTERS))
+        if unknown:
+            close = [c for u in unknown for c in difflib.get_close_matches(u, list(FILTERS), n=1, cutoff=0.6)]
+            hint = f" (did you mean {', '.join(close)}?)" if close else ""
+            raise LookupFailed(
+                f"unknown filter(s) {', '.join(unknown)}{hint}; use {', '.join(sorted(FILTERS))}, "
+                "heterogeneous or exclude"
+            )
+        self._touch(filters.get("round"), filters.get("benchmark"))
+        if filters.get("round") is not None:
+            v = normalize_version(str(filters["round"]))
+            self._need_round(v, f"a selection of round v{v}")
+        try:
+            key: object = _frozen((division, heterogeneous, filters, exclude))
+        except _NoKey:
+            key = None
+        if key is not None and key in self._selected:  # articles ask the same question often
+            return self._selected[key]
+        df = self._subset(filters)
+        m = pd.Series(True, index=df.index)
+        for name, value in {"division": division, **filters}.items():
+            if value is not None:
+                m &= self._match(name, value, df)
+        for name, value in exclude.items():
+            if name not in FILTERS or FILTERS[name] != "eq":
+                raise LookupFailed(
+                    f"exclude= takes {', '.join(n for n, k in FILTERS.items() if k == 'eq')}, not {name}"
+                )
+            if value is not None:
+                m &= ~self._match(name, value, df)
+        het = df["heterogeneous"].astype(bool)
+        if heterogeneous == "only":
+            m &= het
+        elif not heterogeneous:
+            m &= ~het
+        out = df[m]
+        if key is not None:
+            self._selected[key] = out
+        return out
+
+    def _subset(self, filters: dict[str, Any]) -> pd.DataFrame:
+        """The rows a query can match: one (round, benchmark[, scenario]) partition when the
+        query names one of each, from the index; else the whole table."""
+        rnd, bench, scen = (filters.get(k) for k in ("round", "benchmark", "scenario"))
+        if not (isinstance(rnd, str) and isinstance(bench, str)) or not (
+            scen is None or isinstance(scen, str)
+        ):
+            return self.df
+        return self._part(
+            self._canonical("round", rnd),
+            self._canonical("benchmark", bench),
+            self._canonical("scenario", scen) if scen is not None else None,
+        )
+
+    def _match(self, name: str, value: Any, df: pd.DataFrame | None = None) -> pd.Series:
+        """The rows of *df* (default: the table) whose *name* attribute matches *value*."""
+        df = self.df if df is None else df
+        if FILTERS.get(name) == "range":
+            col = "nodes" if name.endswith("_nodes") else "total_accelerators"
+            return df[col] >= value if name.startswith("min_") else df[col] <= value
+        values = [value] if isinstance(value, str | int | float | bool) else list(value)
+        if name == "gpus":
+            return df["total_accelerators"].isin([float(v) for v in values])
+        if name == "nodes":
+            return df["nodes"].isin([int(v) for v in values])
+        if name == "has_power":
+            return df["has_power"].astype(bool).isin([bool(v) for v in values])
+        if name in ("kind", "member"):
+            subs = self.submitters
+            texts = df["submitter"].map(subs.kind if name == "kind" else subs.members_text)
+            return texts.apply(lambda text: any(f"|{v}|" in text for v in values)).astype(bool)
+        canon = [self._canonical(name, str(v)) for v in values]
+        col = {"round": "round", "entry": "result_id"}.get(name, name)
+        if name in ("division", "category", "suite"):
+            return df[col].isin([c.lower() for c in canon])
+        if name == "submitter":
+            return df[col].isin(canon) | df[col].str.replace("_", " ").isin(canon)
+        return df[col].isin(canon)
+
+    def _canonical(self, name: str, value: str) -> str:
+        rules = self.manifest.rules if self.manifest else None
+        if name == "round":
+            return normalize_version(value)
+        if name == "benchmark" and rules:
+            return rules.canonical_benchmark(value)
+        if name == "scenario" and rules:
+            return rules.canonical_scenario(value) or value
+        return value
+
+    @property
+    def submitters(self) -> Submitters:
+        return self.manifest.submitters if self.manifest else Submitters({})
+
+    def rows(self, **filters: Any) -> list[Row]:
+        return self.rows_of(self.select(**filters))
+
+    def ranked(self, *, by: str = "per_gpu", **filters: Any) -> pd.DataFrame:
+        """Measured rows of the selection, best first; ties keep entry order.
+
+        ``by="per_gpu"`` ranks by the per-accelerator value, ``"total"`` by the system
+        result, ``"gpus"`` by accelerator count (largest first, then per-GPU value).
+        Latency results rank lowest first, whatever *by* says.
+        """
+        sel = self._measured(filters)
+        hib = bool(sel["higher_is_better"].iloc[0])
+        per = "per_accelerator" if hib else "result"
+        if by == "gpus":
+            return sel.sort_values(
+                ["total_accelerators", per, "result_id"], ascending=[False, not hib, True], kind="stable"
+            )
+        if by not in ("per_gpu", "total"):
+            raise LookupFailed(f'by={by!r}: rank by "per_gpu", "total" or "gpus"')
+        col = per if by == "per_gpu" else "result"
+        return sel.sort_values([col, "result_id"], ascending=[not hib, True], kind="stable")
+
+    def best(self, **filters: Any) -> Row:
+        """The row with the best per-accelerator value (lowest latency for latency units)."""
+        return Row.from_series(self.ranked(**filters).iloc[0])
+
+    def median(self, **filters: Any) -> tuple[float, list[Row]]:
+        """Median per-accelerator value of the matching rows, and the rows."""
+        sel = self._measured(filters)
+        col = "per_accelerator" if bool(sel["higher_is_better"].iloc[0]) else "result"
+        return float(sel[col].median()), self.rows_of(sel)
+
+    def spread(self, **filters: Any) -> tuple[Row, Row, list[Row]]:
+        """Lowest and highest per-accelerator rows of the selection, and all its rows."""
+        sel = self._measured(filters)
+        col = "per_accelerator" if bool(sel["higher_is_better"].iloc[0]) else "result"
+        ordered = sel.sort_values([col, "result_id"], kind="stable")
+        rows = self.rows_of(ordered)
+        return rows[0], rows[-1], rows
+
+    def _measured(self, filters: dict[str, Any]) -> pd.DataFrame:
+        sel = self.select(**filters)
+        hib = sel["higher_is_better"].astype(bool)
+        usable = sel[(hib & sel["per_accelerator"].notna()) | (~hib & sel["result"].notna())]
+        if usable.empty:
+            raise self.no_match(filters)
+        units = set(usable["units"])
+        if len(units) > 1:
+            raise LookupFailed(
+                f"results matching {_shown(filters)} mix units ({', '.join(sorted(units))}); "
+                "narrow the selection by benchmark and scenario"
+            )
+        return usable
+
+    # ------------------------------------------------------------------ finding names
+    def no_match(self, filters: dict[str, Any]) -> LookupFailed:
+        """The "no results match" error, with did-you-mean suggestions for unknown names."""
+        hints = self.suggestions(filters)
+        return LookupFailed(f"no results match {_shown(filters)}" + "".join(f"; {h}" for h in hints))
+
+    def names(self, what: str, round: str | None = None) -> list[str]:
+        """Every benchmark, scenario, family, submitter ... of the loaded rows (of one round)."""
+        col = {
+            "benchmarks": "benchmark",
+            "scenarios": "scenario",
+            "families": "family",
+            "submitters": "submitter",
+            "accelerators": "accelerator",
+            "systems": "system",
+        }.get(what, what)
+        if col == "kind":
+            return sorted({k for s in self.df["submitter"].unique() for k in self.submitters.kinds(str(s))})
+        df = self.df if round is None else self.df[self.df["round"] == normalize_version(round)]
+        return sorted({str(x) for x in df[col].unique() if str(x).strip()})
+
+    def suggestions(self, filters: dict[str, Any]) -> list[str]:
+        rnd = filters.get("round")
+        where = f" in round v{normalize_version(str(rnd))}" if rnd is not None else ""
+        out = []
+        for name in ("benchmark", "scenario", "family", "submitter", "accelerator", "system", "kind"):
+            value = filters.get(name)
+            if not isinstance(value, str):
+                continue
+            known = self.names(name, None if name == "kind" else rnd)
+            canon = self._canonical(name, value)
+            if canon in known or (name == "submitter" and canon in {k.replace("_", " ") for k in known}):
+                continue
+            close = _close(value, known)
+            plural = {"family": "families", "kind": "kinds"}.get(name, name + "s")
+            if close:
+                out.append(f"no {name} {value!r}{where}: did you mean {', '.join(repr(c) for c in close)}?")
+            else:
+                out.append(f"no {name} {value!r}{where} (list them: `gpu-insights data --list {plural}`)")
+        return out
+
+
+def _shown(filters: dict[str, Any]) -> str:
+    return ", ".join(f"{k}={v!r}" for k, v in filters.items() if v is not None)
+
+
+def _close(value: str, known: list[str]) -> list[str]:
+    """Names that start with *value* (``llama2-70b`` -> ``llama2-70b-99``), then close spellings."""
+    low = value.lower()
+    starts = [k for k in known if k.lower().startswith(low) or low.startswith(k.lower())]
+    if starts:
+        return starts[:5]
+    near = difflib.get_close_matches(value, known, n=3, cutoff=0.6)
+    near += [k for k in known if k.lower() == low]
+    return list(dict.fromkeys(starts + near))[:5]

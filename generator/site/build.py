@@ -1,0 +1,465 @@
+"""The build: load → derive → render → footnote → check → write.
+
+``build()`` gathers everything first (every article rendered and checked), and
+only then writes: Markdown into a temporary docs folder, MkDocs into a temporary
+site folder, which replaces the previous ``site/`` only when all of it succeeded.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from generator.article.functions import Library, Prices
+from generator.article.pool import Outcome, render_articles
+from generator.article.render import Rendered, Renderer
+from generator.check import (
+    CheckConfig,
+    Checker,
+    Finding,
+    check_rendered,
+    failed,
+    report_markdown,
+    rules_markdown,
+)
+from generator.data.manifest import Manifest, load_manifest
+from generator.data.table import ResultsTable
+from generator.errors import BuildError, TemplateError
+from generator.project import DATA_FILES, Project
+from generator.site import reuse
+from generator.site.cache import (
+    CheckCache,
+    RenderCache,
+    cached_table,
+    code_version,
+    files_digest,
+    results_digest,
+)
+from generator.site.mkdocs_build import pinned_epoch, run_mkdocs
+from generator.site.pages import REVIEW_META, fallback_spec, site_nav, site_pages, titled
+from generator.site.sitedir import SiteDir, guarded_folders
+
+Log = Callable[[str], None]
+
+
+@dataclass
+class BuildResult:
+    site_dir: Path
+    rendered: list[Rendered]
+    ledger: list[dict[str, Any]]
+    findings: list[Any] = field(default_factory=list)
+    seconds: float = 0.0
+
+
+def load_table(
+    project: Project, manifest: Manifest, results: Path | None, *, cache_dir: Path | None = None
+) -> tuple[ResultsTable, bool]:
+    """The official results under *results*, or the embedded sample when it is None (kept
+    in *cache_dir*, keyed by every file it depends on)."""
+    d = results if results is not None else project.sample_dir
+    if cache_dir is not None and d.is_dir():
+        digest = results_digest(d, project.data_dir)
+        table = cached_table(cache_dir, digest, lambda: ResultsTable.from_dir(d, manifest))
+    else:
+        table = ResultsTable.from_dir(d, manifest)
+    if not table.rounds:
+        raise BuildError(f"{d}: no round folders (v6.1/summary_results.json, ...) found")
+    return table, (d / "SAMPLE").exists()
+
+
+def render_all(
+    project: Project,
+    renderer: Renderer,
+    articles: list[Path],
+    log: Log,
+    cache: RenderCache | None = None,
+    jobs: int | None = None,
+    after: Callable[[Rendered], Any] | None = None,
+    extras: dict[Path, Any] | None = None,
+) -> list[Rendered]:
+    """Render every article (in worker processes, which also run *after* on it: its results go
+    into *extras* by path); all errors together, in article order."""
+    out: list[Rendered] = []
+    errors: list[str] = []
+    total = len(articles)
+
+    def done(o: Outcome) -> None:
+        i = len(out) + len(errors) + 1
+        if o.error:
+            errors.append(o.error)
+            return
+        r = o.rendered
+        assert r is not None
+        if r.missing:
+            log(f"warning: {o.path}: not built: {r.missing}")
+        else:
+            how = "cached" if o.cached else f"{o.seconds:.2f}s"
+            log(f"[{i}/{total}] {o.path.name}: {len(r.uses)} figures, {len(r.charts)} charts ({how})")
+        for e in getattr(r, "errata", []):  # claims of a published text that the data contradicts
+            log(f"warning: {o.path}:{e.line}: erratum: {e.message}; contradicted by {e.why}")
+        if extras is not None and o.extra is not None:
+            extras[o.path] = o.extra
+        out.append(r)
+
+    render_articles(renderer, articles, jobs=jobs, cache=cache, on_done=done, after=after)
+    if errors:
+        raise TemplateError("\n".join(errors))
+    return out
+
+
+def ledger_entries(rendered: list[Rendered], project: Project) -> list[dict[str, Any]]:
+    rows = []
+    for r in rendered:
+        try:
+            rel = r.article.path.resolve().relative_to(project.root.resolve())
+        except ValueError:
+            rel = r.article.path
+        for u in r.uses:
+            f = u.figure
+            rows.append(
+                {
+                    "article": r.article.slug,
+                    "file": str(rel),
+                    "line": u.line,
+                    "text": u.text,
+                    "value": None if f.value != f.value else round(float(f.value), 9),
+                    "kind": f.kind,
+                    "formula": f.formula,
+                    "table": u.table,
+                    "entries": [
+                        {
+                            "round": e.round,
+                            "id": e.result_id,
+                            "benchmark": e.benchmark,
+                            "scenario": e.scenario,
+                        }
+                        for e in f.entries
+                    ],
+                }
+            )
+    return rows
+
+
+def write_docs(
+    docs: Path,
+    p: Prepared,
+    extra_pages: dict[str, str],
+    cache_dir: Path | None = None,
+) -> None:
+    """Every page of the site as Markdown in *docs*, with the charts and the Vega bundle."""
+    from generator.article.charts import spec_json, to_svg, vega_bundle  # altair: slow to import
+
+    for d in ("charts", "assets", "data"):
+        (docs / d).mkdir(parents=True, exist_ok=True)
+    pages = site_pages(p.rendered, p.table, p.manifest, p.sample, p.findings)
+    pages.update(
+        {k: titled(v, **(REVIEW_META if k.startswith("review/") else {})) for k, v in extra_pages.items()}
+    )
+    for name, text in pages.items():
+        path = docs / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    for r in p.rendered:
+        for ch in r.charts:
+            (docs / "charts" / f"{ch.name}.vl.json").write_text(spec_json(ch.spec), encoding="utf-8")
+            svg = to_svg(fallback_spec(ch.spec), cache_dir / "svg" if cache_dir else None)
+            (docs / "charts" / f"{ch.name}.svg").write_text(svg, encoding="utf-8")
+    (docs / "assets" / "vega-bundle.js").write_text(vega_bundle(cache_dir), encoding="utf-8")
+
+
+@dataclass
+class Prepared:
+    """Everything a build gathered before writing: rendered articles, ledger, checks."""
+
+    manifest: Manifest
+    table: ResultsTable
+    sample: bool
+    rendered: list[Rendered]
+    ledger: list[dict[str, Any]]
+    findings: list[Any]
+    reports: dict[str, str]
+
+
+#: page names the build generates; an article may not take one
+RESERVED = {"index": "the home page", "changes": "the changes page", "404": "the not-found page"}
+
+
+def article_sources(project: Project) -> list[Path]:
+    """The article templates of ``content/``, refusing names the build uses for its own pages."""
+    if not project.content_dir.is_dir():
+        raise BuildError(f"{project.content_dir}: no content folder (article templates go there)")
+    paths = sorted(project.content_dir.glob("*.md"))
+    for p in paths:
+        if p.stem in RESERVED:
+            raise BuildError(
+                f"{p}: the name {p.stem!r} is used by {RESERVED[p.stem]}, which the build generates; "
+                "rename the article"
+            )
+    return paths
+
+
+def prepare(
+    project: Project,
+    results: Path | None,
+    *,
+    strict: bool,
+    log: Log,
+    cache: RenderCache | None,
+    cache_dir: Path | None = None,
+    jobs: int | None = None,
+) -> Prepared:
+    """Load, render and check every article; nothing is written yet."""
+    manifest = load_manifest(project.data_dir)
+    table, sample = load_table(
+        project, manifest, results, cache_dir=cache_dir / "table" if cache_dir else None
+    )
+    for rep in table.reports:
+        log(rep.summary_line())
+    lib = Library(table, manifest, Prices.load(project.data_file("prices.toml")))
+    # made before the workers fork, which share it and check each article they render
+    checker = make_checker(project, manifest, table, sample=sample)
+    checked: dict[Path, Any] = {}
+    rendered = render_all(
+        project,
+        Renderer(lib, sample=sample),
+        article_sources(project),
+        log,
+        cache,
+        jobs,
+        checker.check,
+        checked,
+    )
+    log(
+        f"rendered {sum(1 for r in rendered if not r.missing)} of {len(rendered)} articles, "
+        f"{sum(len(r.uses) for r in rendered)} figures, {sum(len(r.charts) for r in rendered)} charts"
+    )
+    if strict and any(r.missing for r in rendered):
+        raise BuildError("strict mode: some articles were not built (see warnings above)")
+    checks = None
+    if cache_dir is not None:
+        cfg = project.data_file("check.toml")
+        static = f"{code_version()}|{table.digest}|{sample}|{files_digest([cfg])}"
+        checks = CheckCache(cache_dir / "check", static)
+    findings, reports = check_all(rendered, checker, cache=checks, checked=checked)
+    _report_findings(findings, strict, log)
+    return Prepared(manifest, table, sample, rendered, ledger_entries(rendered, project), findings, reports)
+
+
+def _report_findings(findings: list[Any], strict: bool, log: Log) -> None:
+    for f in findings:
+        if f.severity == "error" or strict:
+            log(str(f))
+    n_err = sum(f.severity == "error" for f in findings)
+    n_warn = sum(f.severity == "warning" for f in findings)
+    log(
+        f"compliance: {n_err} errors, {n_warn} warnings "
+        f"(per-article reports in the site's review/ pages; details: gpu-insights check)"
+    )
+    if failed(findings, strict=strict):
+        raise BuildError(
+            f"compliance check failed ({n_err} errors, {n_warn} warnings{' in strict mode' if strict else ''}); "
+            "the previous site is left as it was"
+        )
+
+
+def _changes_page(p: Prepared, baseline: Path, work: Path, log: Log) -> str:
+    from generator.site.diff import diff_ledgers, format_markdown, load_ledger
+
+    old, old_sources = load_ledger(baseline)
+    new_sources = work / "new-sources"
+    new_sources.mkdir()
+    for r in p.rendered:
+        (new_sources / f"{r.article.slug}.md").write_text(r.markdown, encoding="utf-8")
+    changes = diff_ledgers(old, p.ledger, old_sources, new_sources)
+    summary = ", ".join(
+        f"{n}: {len(a.changed)} changed, {len(a.added)} added, {len(a.removed)} removed"
+        for n, a in changes.articles.items()
+        if not a.empty()
+    )
+    log(f"changes since {baseline}: {summary or 'none'}")
+    return format_markdown(changes)
+
+
+def stage_docs(
+    project: Project, p: Prepared, work: Path, *, baseline: Path | None, log: Log
+) -> list[dict[str, Any]]:
+    """Write every page into ``work/docs``; return the site's navigation."""
+    from generator.docs import placeholders_markdown  # imports the whole placeholder library
+
+    pages = dict(p.reports)
+    pages["review/placeholders.md"] = placeholders_markdown(Library.namespace_functions())
+    if baseline is not None:
+        pages["changes.md"] = _changes_page(p, baseline, work, log)
+    write_docs(work / "docs", p, pages, project.root / ".cache")
+    return site_nav(p.rendered, p.table, p.manifest, changes=baseline is not None)
+
+
+def finish_site(p: Prepared, site: Path) -> None:
+    """What MkDocs does not write: the rendered sources and the figures ledger."""
+    sources = site / "sources"
+    sources.mkdir(exist_ok=True)
+    for r in p.rendered:
+        (sources / f"{r.article.slug}.md").write_text(r.markdown, encoding="utf-8")
+    (site / "figures.json").write_text(
+        json.dumps(p.ledger, indent=1, ensure_ascii=False, sort_keys=True) + "\n", encoding="utf-8"
+    )
+
+
+def write_site(
+    project: Project, p: Prepared, work: Path, *, baseline: Path | None, keep_docs: Path | None, log: Log
+) -> list[dict[str, Any]]:
+    """Write the rendered Markdown into ``work/docs`` and the MkDocs site into ``work/site``;
+    return the site's navigation."""
+    docs, new_site = work / "docs", work / "site"
+    nav = stage_docs(project, p, work, baseline=baseline, log=log)
+    if keep_docs is not None:
+        shutil.copytree(docs, keep_docs, dirs_exist_ok=True)
+    with pinned_epoch(_pinned_epoch(p.manifest, p.table)):
+        run_mkdocs(project, docs, new_site, nav)
+    finish_site(p, new_site)
+    return nav
+
+
+def render_cache(project: Project, results: Path | None, cache_dir: Path | None = None) -> RenderCache:
+    """The render cache of a publication, keyed by the code, its data files and the results kind."""
+    static = f"{code_version()}|{files_digest([project.data_file(n) for n in DATA_FILES])}|{results is None}"
+    return RenderCache(cache_dir or project.root / ".cache" / "render", static)
+
+
+def build(
+    *,
+    project: Project | None = None,
+    results: Path | None = None,
+    site_dir: Path | None = None,
+    strict: bool = False,
+    log: Log = print,
+    use_cache: bool = True,
+    cache_dir: Path | None = None,
+    baseline: Path | None = None,
+    keep_docs: Path | None = None,
+    jobs: int | None = None,
+) -> BuildResult:
+    """Build the whole site; the previous site stays in place unless every step succeeds.
+
+    Articles render in up to *jobs* worker processes (default: one per core); the site is
+    byte-identical whatever their number."""
+    start = time.monotonic()
+    project = project or Project.discover()
+    target = SiteDir(
+        Path(site_dir) if site_dir else project.root / "site", guarded_folders(project, results), log
+    )
+    base = cache_dir or project.root / ".cache"  # render/, table/, check/, docs/: each safe to delete
+    cache = render_cache(project, results, base / "render") if use_cache else None
+    reusable = use_cache and baseline is None and keep_docs is None
+    digest = reuse.inputs_digest(project, results, strict=strict) if reusable else ""
+    kept: list[str] = []
+
+    def keep(line: str) -> None:
+        if not line.startswith("["):  # progress lines say nothing about a reused build
+            kept.append(line)
+        log(line)
+
+    with target.publish() as work:
+        p = prepare(
+            project,
+            results,
+            strict=strict,
+            log=keep,
+            cache=cache,
+            cache_dir=base if use_cache else None,
+            jobs=jobs,
+        )
+        nav = write_site(project, p, work, baseline=baseline, keep_docs=keep_docs, log=log)
+        # the inputs again: pages of an article edited during this build must not be kept under
+        # the digest of what it was before
+        if digest and digest == reuse.inputs_digest(project, results, strict=strict):
+            epoch = _pinned_epoch(p.manifest, p.table)
+            try:
+                reuse.save(base, digest, work / "docs", work / "site", nav, epoch, kept)
+            except OSError as exc:
+                log(f"warning: could not keep the rendered pages for the next build: {exc}")
+    secs = time.monotonic() - start
+    log(f"site written to {target.path} in {secs:.1f}s")
+    return BuildResult(target.path, p.rendered, p.ledger, findings=p.findings, seconds=secs)
+
+
+def article_paths(project: Project, paths: list[Path]) -> list[Path]:
+    if not paths:
+        return sorted(project.content_dir.glob("*.md"))
+    out: list[Path] = []
+    for p in paths:
+        out.extend(sorted(p.glob("*.md")) if p.is_dir() else [p])
+    return out
+
+
+def make_checker(
+    project: Project, manifest: Manifest, table: ResultsTable, *, sample: bool, config: Path | None = None
+) -> Checker:
+    """The checker of a publication: its data/check.toml (or *config*) and the loaded results."""
+    cfg = CheckConfig.load(config or project.data_file("check.toml"))
+    return Checker(manifest, cfg, table, sample=sample)
+
+
+def check_all(
+    rendered: list[Rendered],
+    checker: Checker,
+    *,
+    cache: CheckCache | None = None,
+    checked: dict[Path, Any] | None = None,
+) -> tuple[list[Finding], dict[str, str]]:
+    """Check every built article: its findings from the worker that rendered it (*checked*),
+    else from *cache* when unchanged, else here; return the findings and one report page per
+    article."""
+
+    def check(r: Rendered) -> list[Finding]:
+        if checked and r.article.path in checked:
+            return list(checked[r.article.path])
+        return checker.check(r)
+
+    findings: list[Finding] = []
+    pages = {"review/rules.md": rules_markdown()}
+    for r in rendered:
+        if r.missing:
+            continue
+        fs = cache.findings(r, check) if cache is not None else check(r)
+        findings.extend(fs)
+        pages[f"review/compliance-{r.article.slug}.md"] = report_markdown(r.article.title, fs)
+    return findings, pages
+
+
+def run_checks(
+    project: Project,
+    paths: list[Path],
+    results: Path | None,
+    *,
+    config: Path | None = None,
+    jobs: int | None = None,
+) -> list[Finding]:
+    """Render and check articles (``gpu-insights check``), with the build's table and render
+    caches when the project folder is writable: the checks themselves always run."""
+    manifest = load_manifest(project.data_dir)
+    base = project.root / ".cache"
+    writable = os.access(project.root, os.W_OK)
+    table, sample = load_table(project, manifest, results, cache_dir=base / "table" if writable else None)
+    lib = Library(table, manifest, Prices.load(project.data_file("prices.toml")))
+    checker = make_checker(project, manifest, table, sample=sample, config=config)
+    cache = render_cache(project, results, base / "render") if writable else None
+    findings, _ = check_rendered(
+        Renderer(lib, sample=sample), checker, article_paths(project, paths), jobs=jobs, cache=cache
+    )
+    return findings
+
+
+def _pinned_epoch(manifest: Manifest, table: ResultsTable) -> int:
+    """Builds are dated by the newest loaded round's retrieval date, never by the clock."""
+    import calendar
+
+    dates = [manifest.rounds[v].retrieved for v in table.rounds if v in manifest.rounds]
+    d = max(dates) if dates else None
+    return calendar.timegm(d.timetuple()) if d else 0

@@ -1,0 +1,167 @@
+"""Incremental rebuilds: reuse an article's rendering when none of its inputs changed.
+
+An article's inputs are its template, the project's code and data files, and the
+result rows of every (round, benchmark) its placeholders queried. The cache keeps,
+per article, a key of the first three and a content hash of those rows; both must
+match for the stored rendering to be reused. The cache folder is safe to delete.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import os
+import pickle
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from generator import __version__
+from generator.article.render import Rendered, Renderer
+from generator.data.table import ResultsTable
+from generator.site.digest import hash_tree
+
+CODE_DIR = Path(__file__).resolve().parents[1]
+
+
+@functools.cache
+def code_version() -> str:
+    """A hash of the generator's own source: any code change invalidates every entry."""
+    h = hashlib.sha256(__version__.encode())
+    for p in sorted(CODE_DIR.rglob("*.py")):
+        h.update(str(p.relative_to(CODE_DIR)).encode())
+        h.update(p.read_bytes())
+    return h.hexdigest()
+
+
+def files_digest(paths: list[Path]) -> str:
+    h = hashlib.sha256()
+    for p in sorted(paths):
+        if p.is_file():
+            h.update(p.name.encode())
+            h.update(p.read_bytes())
+    return h.hexdigest()
+
+
+@dataclass
+class Entry:
+    key: str
+    deps: dict[str, str]
+    rendered: Rendered
+
+
+class RenderCache:
+    """Pickled renderings under ``<dir>/<slug>.pickle``."""
+
+    def __init__(self, directory: Path, static_key: str) -> None:
+        self.dir = directory
+        self.static_key = static_key
+        self.hits = 0
+        self.misses = 0
+
+    def _key(self, path: Path, table: ResultsTable) -> str:
+        h = hashlib.sha256(self.static_key.encode())
+        h.update(",".join(table.rounds).encode())  # which rounds exist decides what can be built
+        h.update(str(path).encode())
+        h.update(path.read_bytes())
+        return h.hexdigest()
+
+    def lookup(self, path: Path, renderer: Renderer) -> Rendered | None:
+        """The stored rendering of *path*, if its template, code, data and queried rows are unchanged."""
+        table: ResultsTable = renderer.lib.table
+        entry = _read_pickle(self.dir / f"{path.stem}.pickle")
+        entry = entry if isinstance(entry, Entry) else None
+        try:
+            key = self._key(path, table)
+        except OSError:
+            return None
+        if entry is not None and entry.key == key and table.fingerprint(_keys(entry.deps)) == entry.deps:
+            self.hits += 1
+            return entry.rendered
+        self.misses += 1
+        return None
+
+    def store(self, path: Path, renderer: Renderer, rendered: Rendered, deps: dict[str, str]) -> None:
+        entry = Entry(self._key(path, renderer.lib.table), deps, rendered)
+        _write_pickle(self.dir / f"{path.stem}.pickle", entry)
+
+
+def _keys(deps: dict[str, str]) -> set[tuple[str, str]]:
+    out = set()
+    for k in deps:
+        rnd, _, bench = k.partition("|")
+        out.add((rnd, bench))
+    return out
+
+
+def _read_pickle(path: Path) -> Any:
+    try:
+        return pickle.loads(path.read_bytes())
+    except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError, TypeError, ValueError):
+        return None
+
+
+def _write_pickle(path: Path, value: object) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(f".{os.getpid()}.tmp")
+    tmp.write_bytes(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
+    tmp.replace(path)
+
+
+def results_digest(results_dir: Path, data_dir: Path) -> str:
+    """A hash of everything a loaded table depends on: every file of the results folder
+    (names and contents), the project's data files and the generator's code."""
+    h = hashlib.sha256(code_version().encode())
+    h.update(files_digest(list(data_dir.glob("*.toml"))).encode())
+    hash_tree(h, results_dir, "results")
+    return h.hexdigest()
+
+
+def cached_table(cache_dir: Path | None, digest: str, load: Callable[[], ResultsTable]) -> ResultsTable:
+    """The table of *digest* from ``<cache_dir>/table-<digest>.pickle``, else *load* it and keep it.
+
+    Parsing and validating the official files takes about 0.4 s; unpickling the result
+    takes a few milliseconds. Any change to a results file, a data file or the code
+    makes a new digest."""
+    path = cache_dir / f"table-{digest[:32]}.pickle" if cache_dir else None
+    table = _read_pickle(path) if path else None
+    if not isinstance(table, ResultsTable):
+        table = load()
+        if path is not None:
+            for old in path.parent.glob("table-*.pickle"):
+                old.unlink(missing_ok=True)
+            _write_pickle(path, table)
+    table.digest = digest
+    return table
+
+
+class CheckCache:
+    """Findings of an article, kept by a hash of its rendered text, the table it was checked
+    against, the checker's configuration and the code: an unchanged article is not checked again."""
+
+    def __init__(self, directory: Path, static_key: str) -> None:
+        self.dir = directory
+        self.static_key = static_key
+        self.hits = 0
+
+    def _key(self, rendered: Rendered) -> str:
+        h = hashlib.sha256(self.static_key.encode())
+        h.update(str(rendered.article.path).encode())
+        try:
+            h.update(rendered.article.path.read_bytes())  # suppressions and front matter are read from it
+        except OSError:
+            h.update(rendered.article.body.encode())
+        h.update(rendered.markdown.encode())
+        return h.hexdigest()
+
+    def findings(self, rendered: Rendered, check: Callable[[Rendered], list[Any]]) -> list[Any]:
+        path = self.dir / f"{rendered.article.slug}.pickle"
+        key = self._key(rendered)
+        entry = _read_pickle(path)
+        if isinstance(entry, tuple) and len(entry) == 2 and entry[0] == key:
+            self.hits += 1
+            return list(entry[1])
+        found = check(rendered)
+        _write_pickle(path, (key, found))
+        return found

@@ -1,0 +1,160 @@
+"""The ``gpu-insights`` MkDocs plugin: ``mkdocs build`` and ``mkdocs serve`` render the same site.
+
+Listed in a publication's ``mkdocs.yml`` (``plugins: [gpu-insights]``), the plugin renders
+and checks the articles of ``content/`` with the code ``gpu-insights build`` uses
+(:func:`generator.site.build.prepare` and :func:`~generator.site.build.stage_docs`), points
+MkDocs at the rendered pages and, under ``mkdocs serve``, watches the articles, the data
+and the theme overrides so pages reload when they change. ``gpu-insights build`` renders
+first and runs MkDocs itself; the plugin then only adds the site's theme and settings.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import filecmp
+import logging
+import shutil
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from mkdocs.config import config_options as c
+from mkdocs.config.base import Config
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.exceptions import PluginError
+from mkdocs.plugins import BasePlugin
+
+from generator.errors import GpuInsightsError
+from generator.project import THEME_DIR, Project
+
+if TYPE_CHECKING:
+    from generator.site.build import Prepared
+
+log = logging.getLogger("mkdocs.plugins.gpu-insights")
+
+
+def _log(message: str) -> None:
+    """The build's progress as MkDocs log records: its warnings as warnings (``mkdocs build --strict``)."""
+    if message.startswith("warning: "):
+        log.warning(message.removeprefix("warning: "))
+    else:
+        log.info(message)
+
+
+#: set while ``gpu-insights build`` runs MkDocs on pages it has rendered itself
+_PRERENDERED: contextvars.ContextVar[bool] = contextvars.ContextVar("gpu_insights_prerendered", default=False)
+
+#: Markdown extensions every page needs (tables, footnotes, admonitions, HTML blocks)
+EXTENSIONS = ("tables", "admonition", "md_in_html", "attr_list", "footnotes")
+FEATURES = ("content.footnote.tooltips",)
+EXTRA_CSS = ("assets/site.css",)
+EXTRA_JS = ("assets/vega-bundle.js", "assets/charts.js")
+
+
+@contextmanager
+def prerendered() -> Iterator[None]:
+    """While inside, the plugin leaves rendering to the caller (``gpu-insights build``)."""
+    token = _PRERENDERED.set(True)
+    try:
+        yield
+    finally:
+        _PRERENDERED.reset(token)
+
+
+def apply_site_defaults(config: MkDocsConfig) -> None:
+    """The theme overrides, Markdown extensions, theme features and assets of every publication;
+    what the publication's ``mkdocs.yml`` sets already is kept."""
+    dirs = config.theme.dirs
+    if str(THEME_DIR) not in dirs:
+        dirs.insert(1 if config.theme.custom_dir else 0, str(THEME_DIR))
+    for ext in EXTENSIONS:
+        if ext not in config.markdown_extensions:
+            config.markdown_extensions.append(ext)
+    features = config.theme.get("features") or []
+    config.theme["features"] = list(features) + [f for f in FEATURES if f not in features]
+    for css in EXTRA_CSS:
+        if css not in config.extra_css:
+            config.extra_css.append(css)
+    have = {str(s) for s in config.extra_javascript}
+    for js in EXTRA_JS:
+        if js not in have:
+            config.extra_javascript.append(js)
+
+
+class GpuInsightsConfig(Config):
+    results = c.Optional(c.Type(str))
+    """Folder with one sub-folder per round; relative to ``mkdocs.yml`` (default: the sample)."""
+    strict = c.Type(bool, default=False)
+    """Stop on warnings of the compliance check, as ``gpu-insights build --strict`` does."""
+
+
+class GpuInsightsPlugin(BasePlugin[GpuInsightsConfig]):
+    """Render the publication's articles into the pages MkDocs builds."""
+
+    def __init__(self) -> None:
+        self.prepared: Prepared | None = None
+        self.project: Project | None = None
+
+    def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
+        apply_site_defaults(config)
+        if _PRERENDERED.get():
+            self.prepared = None
+            return config
+        # imported here: the build pulls in pandas and the renderer, which a rebuild from kept
+        # pages (the no-change `gpu-insights build`) runs MkDocs without
+        from generator.site.build import prepare, render_cache, stage_docs
+
+        project = Project(Path(config.config_file_path).resolve().parent)
+        results = project.root / self.config.results if self.config.results else None
+        docs = project.root / ".cache" / "mkdocs-docs"
+        try:
+            p = prepare(
+                project,
+                results,
+                strict=self.config.strict,
+                log=_log,
+                cache=render_cache(project, results),
+            )
+            (project.root / ".cache").mkdir(exist_ok=True)
+            with tempfile.TemporaryDirectory(dir=project.root / ".cache", prefix="docs-") as tmp:
+                nav = stage_docs(project, p, Path(tmp), baseline=None, log=_log)
+                sync_tree(Path(tmp) / "docs", docs)
+        except GpuInsightsError as exc:
+            raise PluginError(f"gpu-insights: {exc.message}") from None
+        config.docs_dir = str(docs)
+        config.nav = nav
+        self.prepared, self.project = p, project
+        return config
+
+    def on_serve(self, server: Any, /, *, config: MkDocsConfig, builder: Any) -> Any:
+        if self.project is not None:
+            for d in (self.project.content_dir, self.project.data_dir, self.project.templates_dir):
+                if d.is_dir():
+                    server.watch(str(d))
+        return server
+
+    def on_post_build(self, *, config: MkDocsConfig) -> None:
+        if self.prepared is not None:
+            from generator.site.build import finish_site  # see on_config
+
+            finish_site(self.prepared, Path(config.site_dir))
+
+
+def sync_tree(src: Path, dest: Path) -> None:
+    """Make *dest* a copy of *src*, writing only files that changed (``mkdocs serve`` watches it)."""
+    dest.mkdir(parents=True, exist_ok=True)
+    for old in sorted(dest.rglob("*"), reverse=True):
+        rel = old.relative_to(dest)
+        if not (src / rel).exists():
+            if old.is_dir() and not old.is_symlink():
+                shutil.rmtree(old)
+            else:
+                old.unlink()
+    for new in sorted(src.rglob("*")):
+        target = dest / new.relative_to(src)
+        if new.is_dir():
+            target.mkdir(exist_ok=True)
+        elif not target.is_file() or not filecmp.cmp(new, target, shallow=False):
+            shutil.copyfile(new, target)

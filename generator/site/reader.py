@@ -1,0 +1,232 @@
+"""The reader's page of a rendered article: footnotes, tables and entry IDs as readers expect.
+
+The rendered Markdown (what the checker reads, what ``sources/`` keeps) is left as it
+is; the site's page is made from it here:
+
+* the generated markers ``[^\\[1\\]](#mlperf-fn-1)`` become Markdown footnote references
+  ``[^1]`` (superscript, back-link, Material's hover preview), and the generated notes
+  become footnote definitions, built again from the article's citation groups with every
+  entry ID linked to its official ``Details`` page, grouped by benchmark and scenario,
+  and the source as a link; the notes keep every statement the guidelines ask for;
+* cells of the best-per-family tables put the GPU count, entry and median in secondary
+  type; entry IDs never break;
+* a heading with nothing under it is dropped;
+* the provenance appendix loses its template-line column (template lines are for the review view).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from generator.article.escape import attr, md, safe_url
+from generator.article.footnotes import (
+    NOT_VERIFIED,
+    SCENARIO_ORDER,
+    SUITE_NAMES,
+    TRADEMARK,
+    VERIFIED,
+    Group,
+    GroupKey,
+    _derived_sentence,
+    inferred_sentence,
+    sort_keys,
+)
+from generator.article.render import Rendered
+from generator.data.manifest import Manifest
+from generator.data.results import version_key
+from generator.data.table import ResultsTable
+
+#: where Python-Markdown's footnotes extension places the notes (its PLACE_MARKER default)
+PLACE_MARKER = "///Footnotes Go Here///"
+GENERATED_MARKER = re.compile(r"\[\^?\\\[(\d+)\\\]\]\(#mlperf-fn-(\d+)\)")
+NOTE_LINE = re.compile(r'^\d+\. <a id="mlperf-fn-(\d+)"></a>.*$')
+ENTRY_ID = re.compile(r"(?<![\w.\-/#])(\d+\.\d+-\d{4})(?![\w\-])")
+#: code spans and HTML tags: entry IDs inside them are left alone
+_OPAQUE = re.compile(r"(`[^`\n]*`|<[^<>\n]*>|\]\([^)\s]*\))")
+#: a best-per-family table cell: "11,276 (8 GPUs, 6.1-0021)" then "<br>median 11,254 of 2"
+TABLE_CELL = re.compile(
+    r"^(?P<value>[^()<|]+?) \((?P<detail>\d+ GPUs?, [^()<|]+)\)(?:<br>(?P<median>median [^<|]+))?$"
+)
+HEADING = re.compile(r"^(#{1,6}) \S")
+PUBLISHER = "GPU Insights"
+
+Cited = dict[GroupKey, dict[tuple[str, str], set[str]]]
+
+
+@dataclass(frozen=True)
+class NoteContext:
+    """What the reader's notes need besides the article: round sources, names, official links."""
+
+    manifest: Manifest
+    display: dict[str, str]
+    details: dict[tuple[str, str], str]
+    publisher: str = PUBLISHER
+
+
+def details_urls(table: ResultsTable) -> dict[tuple[str, str], str]:
+    """``(round, entry) -> Details URL`` for every row whose URL is a plain http(s) link."""
+    if "details" not in table.df.columns:
+        return {}
+    out: dict[tuple[str, str], str] = {}
+    for rnd, rid, url in table.df[["round", "result_id", "details"]].itertuples(index=False):
+        safe = safe_url(str(url)) if url else None
+        if safe and rid:
+            out[(str(rnd), str(rid))] = safe
+    return out
+
+
+def cited_entries(r: Rendered) -> Cited:
+    """Per citation group, the entry IDs cited for each (benchmark, scenario)."""
+    out: Cited = {}
+    for u in r.uses:
+        for row in u.figure.entries:
+            key = (row.round, row.division, row.suite)
+            out.setdefault(key, {}).setdefault((row.benchmark, row.scenario), set()).add(row.result_id)
+    return out
+
+
+def entry_link(rnd: str, rid: str, ctx: NoteContext) -> str:
+    url = ctx.details.get((rnd, rid))
+    text = f'<span class="gi-id">{md(rid)}</span>'
+    return f'<a href="{attr(url)}" title="Official result {attr(rid)}">{text}</a>' if url else text
+
+
+def _scenario_key(s: str) -> int:
+    return SCENARIO_ORDER.index(s) if s in SCENARIO_ORDER else 99
+
+
+def entries_by_benchmark(g: Group, cited: dict[tuple[str, str], set[str]], ctx: NoteContext) -> str:
+    """ "DeepSeek-R1 Server: 6.1-0021, 6.1-0052; Offline: 6.1-0003. gpt-oss-120b Server: …" with links."""
+    parts = []
+    for b in sorted(g.benchmarks, key=lambda b: (ctx.display.get(b) or b).lower()):
+        scen = []
+        for s in sorted(g.benchmarks[b], key=_scenario_key):
+            ids = sorted(cited.get((b, s), set()))
+            n = "entry" if len(ids) == 1 else "entries"
+            scen.append(f"{s} ({n} {', '.join(entry_link(g.key[0], i, ctx) for i in ids)})")
+        parts.append(f"**{md(ctx.display.get(b, b))}** {'; '.join(scen)}.")
+    return "<br>" + "<br>".join(parts)
+
+
+def reader_note(g: Group, cited: dict[tuple[str, str], set[str]], ctx: NoteContext) -> str:
+    """One footnote: what :func:`generator.article.footnotes.note_text` states, with links."""
+    round_, division, suite = g.key
+    rnd = ctx.manifest.rounds.get(round_)
+    head = (
+        f"MLPerf® Inference v{round_} {division.capitalize()} {SUITE_NAMES.get(suite, suite.capitalize())}."
+    )
+    if rnd is not None:
+        d, url = rnd.retrieved, safe_url(rnd.source)
+        label = md(rnd.source_label)
+        where = f"[{label}]({url})" if url else f"{md(rnd.source)} ({label})"
+        src = f"Retrieved from {where} on {d.day} {d:%B} {d.year}."
+    else:
+        src = "Source and retrieval date unknown: the round is not in data/rounds.toml."
+    parts = [head, entries_by_benchmark(g, cited, ctx) + "<br>", src]
+    derived = _derived_sentence(g.derived_kinds, ctx.publisher)
+    if derived:
+        parts.append(derived)
+    inferred = inferred_sentence(g, ctx.display)
+    if inferred:
+        parts.append(md(inferred))
+    parts += [NOT_VERIFIED if g.derived_kinds else VERIFIED, TRADEMARK]
+    return " ".join(parts)
+
+
+def reader_notes(r: Rendered, ctx: NoteContext) -> list[str]:
+    """The footnote definitions of an article, in note order."""
+    cited = cited_entries(r)
+    return [
+        f"[^{r.groups[k].number}]: {reader_note(r.groups[k], cited.get(k, {}), ctx)}"
+        for k in sort_keys(r.groups)
+    ]
+
+
+def _markers(text: str) -> str:
+    return GENERATED_MARKER.sub(lambda m: f"[^{m.group(2)}]", text)
+
+
+def _wrap_ids(text: str) -> str:
+    """Entry IDs in prose and cells as unbreakable spans (not inside code, tags or link targets,
+    nor on an admonition's title line, whose quoted title cannot hold markup)."""
+    if re.match(r"\s*(?:!!!|\?\?\?)", text):
+        return text
+    pieces = _OPAQUE.split(text)
+    for i in range(0, len(pieces), 2):
+        pieces[i] = ENTRY_ID.sub(r'<span class="gi-id">\1</span>', pieces[i])
+    return "".join(pieces)
+
+
+def _cell(cell: str) -> str:
+    m = TABLE_CELL.match(cell.strip())
+    if not m:
+        return cell
+    out = f'{m["value"]}<span class="gi-sub">{m["detail"].replace(", ", " · ", 1)}</span>'
+    if m["median"]:
+        out += f'<span class="gi-sub">{m["median"]}</span>'
+    return f" {out} "
+
+
+def _table_row(line: str) -> str:
+    if not line.startswith("|") or set(line) <= set("|-: "):
+        return line
+    cells = line.split("|")
+    return "|".join(cells[:1] + [_cell(c) for c in cells[1:-1]] + cells[-1:])
+
+
+def _without_line_column(row: str) -> str:
+    """A row of the provenance table without its first cell: template lines are for the review view."""
+    return "|" + row.split("|", 2)[2]
+
+
+def drop_empty_headings(lines: list[str]) -> list[str]:
+    """Headings followed only by blank lines up to a heading of the same or a higher level, or the end."""
+    out: list[str] = []
+    for i, ln in enumerate(lines):
+        m = HEADING.match(ln)
+        if m:
+            level = len(m.group(1))
+            nxt = next((x for x in lines[i + 1 :] if x.strip()), None)
+            nm = HEADING.match(nxt) if nxt is not None else None
+            if nxt is None or (nm and len(nm.group(1)) <= level):
+                continue
+        out.append(ln)
+    return out
+
+
+def reader_markdown(r: Rendered, ctx: NoteContext) -> str:
+    """The page readers see, made from the rendered article (see the module docstring)."""
+    lines: list[str] = []
+    placed = in_fence = in_provenance = False
+    for ln in r.markdown.split("\n"):
+        if ln.startswith("```"):
+            in_fence = not in_fence
+        if in_fence:
+            lines.append(ln)
+            continue
+        if ln.startswith('<details class="gi-provenance"'):
+            in_provenance = True
+        elif ln.startswith("</details>"):
+            in_provenance = False
+        if in_provenance and ln.startswith("|"):
+            ln = _without_line_column(ln)
+        if NOTE_LINE.match(ln):
+            if not placed:
+                lines.append(PLACE_MARKER)
+                placed = True
+            continue
+        lines.append(_wrap_ids(_table_row(_markers(ln))))
+    lines = drop_empty_headings(lines)
+    notes = reader_notes(r, ctx) if r.groups else []
+    return "\n".join(lines).rstrip("\n") + ("\n\n" + "\n\n".join(notes) if notes else "") + "\n"
+
+
+def benchmarks_of(r: Rendered) -> list[str]:
+    return sorted({b for g in r.groups.values() for b in g.benchmarks})
+
+
+def rounds_of(r: Rendered) -> list[str]:
+    cited: Iterable[str] = {k[0] for k in r.groups} or set(r.article.rounds)
+    return sorted(cited, key=version_key, reverse=True)

@@ -1,0 +1,229 @@
+"""The site folder is ours or untouched.
+
+A build writes into a temporary folder beside the site and, only when everything
+succeeded, swaps it into place. :class:`SiteDir` makes that safe on a publisher's
+machine:
+
+- it refuses, before any work, a folder that is (or is inside, or holds) the
+  project or one of its sources, a file, and any non-empty folder that does not
+  carry :data:`MARKER` (the file every site we write carries);
+- a lock file beside the site serialises concurrent builds;
+- the swap is atomic where the kernel offers ``renameat2(RENAME_EXCHANGE)`` and two
+  renames elsewhere; a build killed between them leaves the new site staged beside
+  the old one, and the next build restores it;
+- temporary folders (``.gpu-insights-<name>.tmp-*``) are removed on every exit path,
+  and any left by a killed build are removed by the next one.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import errno
+import fcntl
+import os
+import secrets
+import shutil
+import signal
+import stat
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from generator.errors import BuildError, GpuInsightsError
+from generator.project import PACKAGE_DIR, Project
+
+#: the file every site folder written by gpu-insights carries
+MARKER = ".gpu-insights-site"
+#: test hook: ``staged``, ``between-renames`` or ``swapped`` kills the build there
+FAILPOINT_ENV = "GPU_INSIGHTS_FAILPOINT"
+#: test hook: use the portable two-rename swap even where the atomic exchange exists
+NO_EXCHANGE_ENV = "GPU_INSIGHTS_NO_EXCHANGE"
+
+_RENAME_EXCHANGE = 2
+_AT_FDCWD = -100
+
+
+@dataclass(frozen=True)
+class Guarded:
+    """A folder the site must never be, be inside of (unless *inside_ok*), or hold."""
+
+    path: Path
+    what: str
+    inside_ok: bool = False
+
+    def why_not(self, site: Path) -> str | None:
+        """Why *site* (resolved) may not be the site folder, or None."""
+        mine = self.path.resolve()
+        if site == mine:
+            return f"it is {self.what}"
+        if not self.inside_ok and site.is_relative_to(mine):
+            return f"it is inside {self.what} ({mine})"
+        if mine.is_relative_to(site):
+            return f"it holds {self.what} ({mine})"
+        return None
+
+
+def _failpoint(name: str) -> None:
+    if os.environ.get(FAILPOINT_ENV) == name:
+        os.kill(os.getpid(), signal.SIGKILL)
+
+
+def _force_rmtree(path: Path) -> None:
+    """Remove *path* even when the old site holds read-only files or folders."""
+
+    def retry(func: Callable[..., object], p: str, _exc: object) -> None:
+        parent = os.path.dirname(p)
+        with contextlib.suppress(OSError):
+            os.chmod(parent, os.stat(parent).st_mode | stat.S_IWUSR | stat.S_IXUSR)
+            os.chmod(p, os.stat(p).st_mode | stat.S_IWUSR | stat.S_IRUSR | stat.S_IXUSR)
+        if func in (os.rmdir, os.unlink, os.remove):
+            func(p)
+        else:  # os.scandir/open of an unreadable folder: it is now readable, start over there
+            shutil.rmtree(p, onerror=retry)
+
+    if path.is_symlink() or path.is_file():
+        path.unlink()
+    elif path.exists():
+        shutil.rmtree(path, onerror=retry)
+
+
+def _exchange(a: Path, b: Path) -> bool:
+    """Atomically swap two paths (Linux renameat2); False where the system cannot."""
+    if os.environ.get(NO_EXCHANGE_ENV):
+        return False
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        fn = libc.renameat2
+    except (OSError, AttributeError):
+        return False
+    rc = fn(_AT_FDCWD, os.fsencode(a), _AT_FDCWD, os.fsencode(b), _RENAME_EXCHANGE)
+    if rc == 0:
+        return True
+    err = ctypes.get_errno()
+    if err in (errno.ENOSYS, errno.EINVAL, errno.ENOTSUP):
+        return False
+    raise OSError(err, os.strerror(err), str(b))
+
+
+class SiteDir:
+    """The folder a build publishes into, guarded, locked and swapped whole."""
+
+    def __init__(self, given: Path, guarded: list[Guarded], log: Callable[[str], None]) -> None:
+        self.given = given
+        self.path = given.resolve()
+        self.guarded = guarded
+        self.log = log
+        self.prefix = f".gpu-insights-{self.path.name}"
+        self.lock_path = self.path.parent / f"{self.prefix}.lock"
+
+    def refuse(self, why: str) -> BuildError:
+        return BuildError(f"refusing to write the site into {self.given}: {why}; nothing was changed")
+
+    def validate(self) -> None:
+        """Refuse, before any work, every folder a build must not replace."""
+        for g in self.guarded:
+            why = g.why_not(self.path)
+            if why:
+                raise self.refuse(why)
+        if self.path.exists() and not self.path.is_dir():
+            raise self.refuse("it is a file, not a folder")
+        if self.path.is_dir() and any(self.path.iterdir()) and not (self.path / MARKER).is_file():
+            raise self.refuse(
+                f"it is not empty and was not written by gpu-insights (it has no {MARKER} file); "
+                "choose a new or empty folder, or empty this one yourself"
+            )
+
+    @contextlib.contextmanager
+    def _locked(self) -> Iterator[None]:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(self.lock_path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                holder = os.pread(fd, 32, 0).decode("ascii", "replace").strip() or "unknown"
+                raise BuildError(
+                    f"another gpu-insights build is writing {self.path} (process {holder} holds "
+                    f"{self.lock_path}); wait for it to finish"
+                ) from None
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+            yield
+        finally:
+            os.close(fd)
+
+    def _leftovers(self) -> list[Path]:
+        return sorted(self.path.parent.glob(f"{self.prefix}.tmp-*"))
+
+    def recover(self) -> None:
+        """Finish a swap a killed build left half done, and remove its temporary folders."""
+        left = self._leftovers()
+        if not self.path.exists():
+            staged = [p for p in left if p.name.endswith(("-new", "-old")) and (p / MARKER).is_file()]
+            staged.sort(key=lambda p: (p.name.endswith("-new"), p.stat().st_mtime))
+            if staged:
+                staged[-1].rename(self.path)
+                self.log(f"restored {self.path} left by an interrupted build")
+                left.remove(staged[-1])
+        for p in left:
+            _force_rmtree(p)
+
+    @contextlib.contextmanager
+    def publish(self) -> Iterator[Path]:
+        """Yield a work folder; its ``site/`` replaces the site when the block succeeds."""
+        self.validate()
+        with self._locked():
+            self.recover()
+            work = self.path.parent / f"{self.prefix}.tmp-{secrets.token_hex(4)}"
+            work.mkdir()
+            try:
+                yield work
+                self._swap_in(work)
+            except GpuInsightsError:
+                raise
+            except OSError as exc:
+                where = f" ({exc.filename})" if exc.filename else ""
+                raise BuildError(
+                    f"could not write the site: {exc.strerror or exc}{where}; {self.path} is unchanged"
+                ) from None
+            finally:
+                for p in self._leftovers():
+                    _force_rmtree(p)
+
+    def _swap_in(self, work: Path) -> None:
+        new_site = work / "site"
+        (new_site / MARKER).write_text(
+            "This folder was written by gpu-insights; every build replaces it whole.\n", encoding="utf-8"
+        )
+        staged = work.with_name(work.name + "-new")
+        new_site.rename(staged)
+        _failpoint("staged")
+        if not self.path.exists():
+            staged.rename(self.path)
+            return
+        if _exchange(staged, self.path):
+            _failpoint("between-renames")
+            _failpoint("swapped")
+            return
+        old = staged.with_name(staged.name + "-old")
+        self.path.rename(old)
+        _failpoint("between-renames")
+        staged.rename(self.path)
+        _failpoint("swapped")
+
+
+def guarded_folders(project: Project, results: Path | None) -> list[Guarded]:
+    """Folders a site folder must never be, be inside of, or hold."""
+    out = [
+        Guarded(project.root, "the project folder", inside_ok=True),
+        Guarded(project.content_dir, "the project's content folder"),
+        Guarded(project.data_dir, "the project's data folder"),
+        Guarded(project.templates_dir, "the project's templates folder"),
+        Guarded(project.root / "docs", "the project's docs folder"),
+        Guarded(project.root / ".git", "the project's git repository"),
+        Guarded(PACKAGE_DIR, "the gpu-insights package"),
+    ]
+    if results is not None:
+        out.append(Guarded(results, "the results folder"))
+    return out

@@ -1,0 +1,155 @@
+"""The reader's page of an article: Markdown footnotes with linked entries, tables, entry IDs."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from generator.article.footnotes import note_text
+from generator.article.functions import Library, Prices
+from generator.article.render import Rendered, Renderer, load_article
+from generator.check import Finding
+from generator.data.manifest import Manifest
+from generator.data.table import ResultsTable
+from generator.site.reader import (
+    PLACE_MARKER,
+    NoteContext,
+    _cell,
+    _wrap_ids,
+    cited_entries,
+    details_urls,
+    drop_empty_headings,
+    reader_markdown,
+    reader_note,
+)
+from generator.site.review import review_page
+
+from .conftest import ROOT, TINY_ROWS, tiny_row, write_results
+
+GOLDEN = ROOT / "tests" / "golden" / "content" / "tiny.md"
+DETAILS = "https://github.com/mlcommons/inference_results_v6.1/tree/main/closed/ExampleCorp/results/8xEXAMPLE"
+
+
+def rendered(
+    tmp_path: Path, manifest: Manifest, rows: list[dict[str, object]]
+) -> tuple[Rendered, ResultsTable]:
+    table = ResultsTable.from_dir(write_results(tmp_path / "results", rows), manifest)
+    lib = Library(table, manifest, Prices.load(ROOT / "data" / "prices.toml"))
+    return Renderer(lib).render(load_article(GOLDEN)), table
+
+
+def with_details(rows: list[dict[str, object]], url: str) -> list[dict[str, object]]:
+    return [{**r, "Details": url} for r in rows]
+
+
+def test_markers_become_markdown_footnotes_with_linked_entries(tmp_path: Path, manifest: Manifest) -> None:
+    r, table = rendered(tmp_path, manifest, with_details(TINY_ROWS, DETAILS))
+    page = reader_markdown(r, NoteContext(manifest, {"gpt-oss-120b": "gpt-oss-120b"}, details_urls(table)))
+    assert "#mlperf-fn-" not in page and "[^1]" in page and "[^2]" in page
+    assert page.count(PLACE_MARKER) == 1
+    note1 = next(ln for ln in page.splitlines() if ln.startswith("[^1]: "))
+    assert note1.startswith(
+        "[^1]: MLPerf® Inference v6.1 Closed Datacenter. <br>**gpt-oss-120b** Server (entries "
+    )
+    assert (
+        f'<a href="{DETAILS}" title="Official result 6.1-0001"><span class="gi-id">6.1-0001</span></a>'
+        in note1
+    )
+    # the guideline statements stay: source and date, derived metrics, not verified, trademark
+    assert "Retrieved from [" in note1 and "are derived metrics computed by GPU Insights" in note1
+    assert "Result not verified by MLCommons Association." in note1
+    assert note1.endswith("See www.mlcommons.org for more information.")
+
+
+def test_details_urls_that_are_not_http_are_not_links(tmp_path: Path, manifest: Manifest) -> None:
+    rows = with_details(TINY_ROWS, "javascript:alert(1)")
+    r, table = rendered(tmp_path, manifest, rows)
+    assert details_urls(table) == {}
+    page = reader_markdown(r, NoteContext(manifest, {}, details_urls(table)))
+    assert "javascript:" not in page
+    assert '<span class="gi-id">6.1-0001</span>' in page
+
+
+def test_entries_are_grouped_by_benchmark_and_scenario(tmp_path: Path, manifest: Manifest) -> None:
+    rows = [*TINY_ROWS, tiny_row("6.1-0009", "llama2-70b-99.9", "Offline", 1000.0)]
+    r, _ = rendered(tmp_path, manifest, rows)
+    page = reader_markdown(r, NoteContext(manifest, {}, {}))
+    note = next(ln for ln in page.splitlines() if ln.startswith("[^1]: "))
+    assert (
+        '<br>**gpt-oss-120b** Server (entries <span class="gi-id">6.1-0001</span>, '
+        '<span class="gi-id">6.1-0002</span>, <span class="gi-id">6.1-0003</span>'
+    ) in note
+
+
+def test_table_cells_put_details_in_secondary_type() -> None:
+    assert _cell(" 11,276 (8 GPUs, 6.1-0021)<br>median 11,254 of 2 ") == (
+        ' 11,276<span class="gi-sub">8 GPUs · 6.1-0021</span><span class="gi-sub">median 11,254 of 2</span> '
+    )
+    assert _cell(" — ") == " — "
+
+
+def test_entry_ids_never_break_but_code_tags_and_links_are_left_alone() -> None:
+    assert _wrap_ids("entry 6.1-0021, `6.1-0022`, [x](https://e.org/6.1-0023)") == (
+        'entry <span class="gi-id">6.1-0021</span>, `6.1-0022`, [x](https://e.org/6.1-0023)'
+    )
+    assert _wrap_ids('<img alt="6.1-0024">') == '<img alt="6.1-0024">'
+    assert _wrap_ids('!!! note "Entry 6.1-0025 is inferred"') == '!!! note "Entry 6.1-0025 is inferred"'
+
+
+def test_empty_headings_are_dropped() -> None:
+    lines = ["# T", "", "text", "", "## FAQ", "", "## Sources", "", "- a", "", "## End", ""]
+    assert drop_empty_headings(lines) == ["# T", "", "text", "", "", "## Sources", "", "- a", "", ""]
+
+
+def test_review_page_highlights_every_figure_with_its_formula(tmp_path: Path, manifest: Manifest) -> None:
+    r, _ = rendered(tmp_path, manifest, TINY_ROWS)
+    page = review_page(r, [])
+    in_text = {u.offset for u in r.uses if not u.table and u.offset >= 0}
+    assert page.count('<mark class="gi-fig"') >= len(in_text)
+    assert (
+        '<mark class="gi-fig" title="template line 11 · 80000 / 8 accelerators (6.1-0001 gpt-oss-120b Server) '
+        '· 6.1-0001 gpt-oss-120b Server (v6.1/summary_results.json index 0)">10,000</mark>'
+    ) in page
+    assert page.startswith("# Review: Tiny golden article\n")
+
+
+def test_review_page_shows_each_finding_after_its_paragraph(tmp_path: Path, manifest: Manifest) -> None:
+    r, _ = rendered(tmp_path, manifest, TINY_ROWS)
+    finding = Finding(str(GOLDEN), 11, 5, "MLP019", "warning", "a number typed by hand", "use a placeholder")
+    page = review_page(r, [finding])
+    box = '!!! warning "MLP019 warning, template line 11:5"\n    a number typed by hand *use a placeholder*'
+    assert page.count(box) == 1
+    before, after = page.split(box)
+    assert "above its own v6.0 result." in before.split("\n\n")[-2]  # the paragraph of line 11
+    assert after.lstrip("\n").startswith("*Table 1: best Available rows.*")
+
+
+def test_reader_provenance_has_no_template_lines(tmp_path: Path, manifest: Manifest) -> None:
+    r, _ = rendered(tmp_path, manifest, TINY_ROWS)
+    page = reader_markdown(r, NoteContext(manifest, {}, {}))
+    assert "| Line | Figure |" in r.markdown
+    assert "| Figure | Formula | Entries |" in page and "| Line |" not in page
+
+
+def _plain(markdown: str) -> str:
+    text = re.sub(r"<[^>]+>", "", markdown)
+    text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", text)
+    return text.replace("**", "").replace("\\_", "_")
+
+
+def test_reader_notes_keep_every_statement_of_the_generated_notes(tmp_path: Path, manifest: Manifest) -> None:
+    """The reader's notes are made again from the groups: nothing the generated notes state may be lost."""
+    r, table = rendered(tmp_path, manifest, TINY_ROWS)
+    display = {b: manifest.rules.display_name(b) for g in r.groups.values() for b in g.benchmarks}
+    ctx = NoteContext(manifest, display, details_urls(table))
+    for key, g in r.groups.items():
+        generated = note_text(g, manifest, display, ctx.publisher)
+        reader = _plain(reader_note(g, cited_entries(r).get(key, {}), ctx))
+        head, statements = re.split(r"; entr(?:y|ies) ", generated, maxsplit=1)  # round, source; then IDs
+        for rid in g.entries:
+            assert rid in reader
+        sentences = re.split(r"(?<=\.) (?=[A-Z])", statements)[1:]  # after the list of IDs
+        assert sentences
+        for sentence in sentences:
+            assert sentence in reader, sentence
+        assert head.split(";")[0] in reader  # "MLPerf® Inference v6.1 Closed Datacenter"

@@ -1,0 +1,118 @@
+"""Fast rebuilds give the same site a full build gives: a no-change rebuild reuses the rendered
+pages, any changed input builds again, and the number of workers never changes a byte."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import vl_convert
+from click.testing import CliRunner
+
+from generator.article import charts
+from generator.article.charts import ASSETS, vega_bundle, vega_bundle_name
+from generator.cli import main
+
+from .conftest import ROOT, TINY_ROWS, shared_results_dir, write_results
+from .test_build import tiny_project
+
+
+def tree(site: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(site)): p.read_bytes() for p in sorted(site.rglob("*")) if p.is_file()}
+
+
+def run(root: Path, *args: str, monkeypatch: pytest.MonkeyPatch) -> str:
+    monkeypatch.chdir(root)
+    res = CliRunner().invoke(main, ["build", "--results", "results", *args])
+    assert res.exit_code == 0, res.output
+    return res.output
+
+
+REUSED = "nothing changed since the last build: its rendered pages were reused"
+
+
+def test_a_rebuild_with_nothing_changed_reuses_the_pages_and_writes_the_same_site(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = tiny_project(tmp_path).root
+    write_results(root / "results", TINY_ROWS)
+    first = run(root, "--site-dir", "full", "--no-cache", monkeypatch=monkeypatch)
+    assert REUSED not in first
+    run(root, monkeypatch=monkeypatch)  # a cached build keeps its pages
+    again = run(root, monkeypatch=monkeypatch)
+    assert REUSED in again
+    assert "compliance: 0 errors, 0 warnings" in again  # the kept summary is printed again
+    assert tree(root / "site") == tree(root / "full")
+
+
+@pytest.mark.parametrize("change", ["article", "results", "data", "config", "strict"])
+def test_any_changed_input_builds_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, change: str) -> None:
+    root = tiny_project(tmp_path).root
+    write_results(root / "results", TINY_ROWS)
+    run(root, monkeypatch=monkeypatch)
+    args: list[str] = []
+    if change == "article":
+        p = next((root / "content").glob("*.md"))
+        p.write_text(p.read_text("utf-8") + "\nOne more sentence.\n", "utf-8")
+    elif change == "results":
+        f = next((root / "results").rglob("*.json"))
+        f.write_text(f.read_text("utf-8") + "\n", "utf-8")
+    elif change == "data":
+        t = root / "data" / "prices.toml"
+        t.write_text(t.read_text("utf-8") + "\n# a comment\n", "utf-8")
+    elif change == "config":
+        (root / "mkdocs.yml").write_text(
+            (root / "mkdocs.yml").read_text("utf-8") + "\n# a comment\n", "utf-8"
+        )
+    else:
+        args = ["--strict"]
+    out = run(root, *args, monkeypatch=monkeypatch)
+    assert REUSED not in out
+    assert "site written to" in out
+
+
+def test_one_or_two_workers_build_byte_identical_sites(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = tiny_project(tmp_path).root
+    write_results(root / "results", TINY_ROWS)
+    one = run(root, "--site-dir", "one", "--jobs", "1", "--no-cache", monkeypatch=monkeypatch)
+    two = run(root, "--site-dir", "two", "--jobs", "2", "--no-cache", monkeypatch=monkeypatch)
+    assert tree(root / "one") == tree(root / "two")
+    strip = [ln for ln in one.splitlines() if "s)" not in ln and "site written" not in ln]
+    assert strip == [ln for ln in two.splitlines() if "s)" not in ln and "site written" not in ln]
+
+
+def test_the_shipped_vega_bundle_is_what_the_pinned_vl_convert_makes() -> None:
+    """The package carries the bundle so that a cold build does not spend two seconds making it;
+    it must be exactly vl-convert's own."""
+    shipped = ASSETS / vega_bundle_name()
+    assert shipped.is_file(), f"{shipped} is missing: write vl_convert.javascript_bundle() there"
+    assert shipped.read_text("utf-8") == str(vl_convert.javascript_bundle(None))  # type: ignore[arg-type]
+
+
+def test_another_vl_convert_version_makes_its_bundle_once_into_the_user_cache(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.setattr(charts, "vega_bundle_name", lambda: "vega-bundle-0.0.test.js")
+    calls: list[object] = []
+    monkeypatch.setattr(vl_convert, "javascript_bundle", lambda snippet: calls.append(snippet) or "// js")
+    assert [vega_bundle(), vega_bundle()] == ["// js", "// js"]
+    assert calls == [None]
+    assert (tmp_path / "gpu-insights" / "vega-bundle-0.0.test.js").read_text("utf-8") == "// js"
+
+
+def test_check_draws_no_chart(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`check` renders charts' specs (their figures are claims) but never draws an SVG."""
+
+    def refuse(*args: object, **kw: object) -> str:
+        raise AssertionError("check drew an SVG")
+
+    monkeypatch.setattr(vl_convert, "vegalite_to_svg", refuse)
+    article = tmp_path / "copy.md"  # a path no render cache knows: the article is rendered here
+    article.write_text((ROOT / "content" / "mlperf-inference-v6.1-per-gpu.md").read_text("utf-8"), "utf-8")
+    res = CliRunner().invoke(
+        main, ["check", str(article), "--results", str(shared_results_dir()), "--jobs", "1"]
+    )
+    assert (res.exit_code, res.stdout) == (0, "")

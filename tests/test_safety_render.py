@@ -1,0 +1,256 @@
+"""Rendering a careless or hostile template: bounded, tracked, escaped, never a traceback."""
+
+from __future__ import annotations
+
+import time
+from html.parser import HTMLParser
+from pathlib import Path
+
+import markdown
+import pytest
+
+from generator.article.functions import Library, Prices
+from generator.article.pool import render_articles
+from generator.article.render import Limits, Renderer, load_article
+from generator.data.manifest import Manifest
+from generator.data.table import ResultsTable
+from generator.errors import TemplateError
+
+from .conftest import ROOT, tiny_row, write_results
+
+HEAD = '---\ntitle: "T"\ndate: 2026-10-05\nrounds: ["6.1"]\n---\n'
+
+
+def renderer(table: ResultsTable, manifest: Manifest, **limits: float) -> Renderer:
+    lib = Library(table, manifest, Prices.load(ROOT / "data" / "prices.toml"))
+    return Renderer(lib, limits=Limits(**limits))  # type: ignore[arg-type]
+
+
+def render_error(tmp_path: Path, table: ResultsTable, manifest: Manifest, body: str, **limits: float) -> str:
+    path = tmp_path / "a.md"
+    path.write_text(HEAD + body, encoding="utf-8")
+    [out] = render_articles(renderer(table, manifest, **limits), [path], jobs=1)
+    assert out.rendered is None, out.rendered.markdown if out.rendered else ""
+    return out.error.replace(str(path), "a.md")
+
+
+def render_ok(tmp_path: Path, table: ResultsTable, manifest: Manifest, body: str) -> str:
+    path = tmp_path / "a.md"
+    path.write_text(HEAD + body, encoding="utf-8")
+    return renderer(table, manifest).render(load_article(path)).markdown
+
+
+# ---------------------------------------------------------------- no untracked numbers
+
+
+@pytest.mark.parametrize(
+    ("expr", "message"),
+    [
+        (
+            '{{ per_gpu("6.1-0001", "gpt-oss-120b", "Server").value }}',
+            "figure 10,000: .value gives a raw value that no footnote would cite; print the figure "
+            "itself ({{ x }}), x.fmt(digits=..., scale=...), x.total or x.per_gpu",
+        ),
+        (
+            '{{ per_gpu("6.1-0001", "gpt-oss-120b", "Server").row.result }}',
+            "figure 10,000: .row gives a raw value that no footnote would cite; print the figure "
+            "itself ({{ x }}), x.fmt(digits=..., scale=...), x.total or x.per_gpu",
+        ),
+        (
+            "{{ 3 * 4 }}",
+            "prints the bare number 12, which no footnote would cite; numbers come from figures "
+            "(result, per_gpu, best, ...) or constant(value, why)",
+        ),
+        (
+            '{{ per_gpu("6.1-0001", "gpt-oss-120b", "Server")|float }}',
+            "prints the bare number 10000.0, which no footnote would cite; numbers come from figures "
+            "(result, per_gpu, best, ...) or constant(value, why)",
+        ),
+        ("{{ [1, 2] }}", "prints a list, not a figure or text; print its figures one by one"),
+    ],
+)
+def test_no_untracked_numbers_a_template_prints_data_only_as_cited_figures(
+    tmp_path: Path, tiny: ResultsTable, manifest: Manifest, expr: str, message: str
+) -> None:
+    assert render_error(tmp_path, tiny, manifest, f"\nValue: {expr}\n") == f"a.md:7: {message}"
+
+
+# ---------------------------------------------------------------- bounded rendering
+
+
+def test_bounded_rendering_an_endless_loop_stops_at_the_time_limit(
+    tmp_path: Path, tiny: ResultsTable, manifest: Manifest
+) -> None:
+    body = "\n{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}\n"
+    t0 = time.monotonic()
+    err = render_error(tmp_path, tiny, manifest, body, seconds=1.0)
+    assert time.monotonic() - t0 < 8
+    assert err == "a.md:7: the article took longer than the limit of 1 s to render"
+
+
+def test_bounded_rendering_huge_output_stops_at_the_size_limit(
+    tmp_path: Path, tiny: ResultsTable, manifest: Manifest
+) -> None:
+    body = '\n{% for i in range(100000) %}{{ "xxxxxxxxxx" }}\n{% endfor %}\n'
+    err = render_error(tmp_path, tiny, manifest, body, output_bytes=100_000)
+    assert err == (
+        "a.md:7: the article's output exceeds the limit of 100,000 characters (a loop printing too much?)"
+    )
+
+
+@pytest.mark.parametrize(
+    ("expr", "message"),
+    [
+        ("{{ 9 ** 999999999 }}", "9 ** 999999999 is too large to compute in a template"),
+        ("{{ 2.0 ** 10000 }}", "2.0 ** 10000 is too large to compute in a template"),
+        ("{{ 'x' * 10**10 }}", "repeating a str 10,000,000,000 times exceeds 1,000,000 items"),
+        (
+            "{{ range(10**9)|list }}",
+            "OverflowError: Range too big. The sandbox blocks ranges larger than MAX_RANGE (100000).",
+        ),
+        ("{% macro m() %}{{ m() }}{% endmacro %}{{ m() }}", "recursion too deep (a macro calling itself?)"),
+        ("{{ x.y }}", "'x' is undefined"),
+        ("{{ nope() }}", "'nope' is undefined"),
+    ],
+)
+def test_bounded_rendering_blow_ups_and_mistakes_are_errors_with_their_line(
+    tmp_path: Path, tiny: ResultsTable, manifest: Manifest, expr: str, message: str
+) -> None:
+    assert render_error(tmp_path, tiny, manifest, f"\n{expr}\n") == f"a.md:7: {message}"
+
+
+def test_bounded_rendering_a_memory_hog_fails_alone_and_the_other_articles_render(
+    tmp_path: Path, tiny: ResultsTable, manifest: Manifest
+) -> None:
+    good = tmp_path / "good.md"
+    good.write_text(HEAD + '\n{{ per_gpu("6.1-0001", "gpt-oss-120b", "Server") }}\n')
+    hog = tmp_path / "hog.md"
+    hog.write_text(HEAD + "\n{% set s = 'x'|center(400000000) %}{% set t = [s, s ~ s, s ~ s ~ s] %}\n")
+    outs = render_articles(renderer(tiny, manifest, memory_bytes=300e6), [hog, good], jobs=2)
+    assert [o.path.name for o in outs] == ["hog.md", "good.md"]
+    assert outs[0].error == f"{hog}: the article ran out of memory" or outs[0].error.startswith(f"{hog}:7: ")
+    assert outs[1].rendered is not None and "10,000" in outs[1].rendered.markdown
+
+
+def test_bounded_rendering_format_tricks_are_errors_not_tracebacks(
+    tmp_path: Path, tiny: ResultsTable, manifest: Manifest
+) -> None:
+    err = render_error(tmp_path, tiny, manifest, "\n{{ '{0.__class__}'.format_map({}) }}\n")
+    assert err.startswith("a.md:7: IndexError: ")
+
+
+def test_bounded_rendering_billion_laughs_front_matter_is_refused(
+    tmp_path: Path, tiny: ResultsTable, manifest: Manifest
+) -> None:
+    lol = "\n".join(f"l{i}: &l{i} [" + ", ".join([f"*l{i - 1}"] * 9) + "]" for i in range(1, 10))
+    path = tmp_path / "lol.md"
+    path.write_text(f'---\ntitle: x\nl0: &l0 ["lol"]\n{lol}\n---\nBody\n', encoding="utf-8")
+    with pytest.raises(TemplateError) as err:
+        load_article(path)
+    assert err.value.message == (
+        f"{path}:6: front matter uses more than 20 YAML aliases (refused: expansion is bounded)"
+    )
+
+
+@pytest.mark.parametrize(
+    ("front", "message"),
+    [
+        (
+            "rounds: 6.1",
+            'rounds: write round versions as quoted text, rounds: ["6.1"] (YAML reads a bare 6.10 as the number 6.1)',
+        ),
+        ('rounds: ["7.0; rm -rf"]', "rounds: '7.0; rm -rf' is not a round version like 6.1"),
+        ("date: someday", "date: 'someday' is not a date (write 2026-10-05 or October 5, 2026)"),
+        ("title: [1, 2]", "title: expected text, got list"),
+        ("sample: maybe", "sample: expected true or false"),
+    ],
+)
+def test_front_matter_mistakes_are_errors_with_the_key_line(tmp_path: Path, front: str, message: str) -> None:
+    path = tmp_path / "a.md"
+    path.write_text(f'---\ntitle: "T"\n{front}\n---\nBody\n', encoding="utf-8")
+    with pytest.raises(TemplateError) as err:
+        load_article(path)
+    assert err.value.message == f"{path}:3: {message}"
+
+
+@pytest.mark.parametrize(
+    ("value", "date"),
+    [
+        ("2026-09-25T08:00:00Z", "2026-09-25"),
+        ('"October 5, 2026"', "2026-10-05"),
+        ("2026-10-05", "2026-10-05"),
+    ],
+)
+def test_front_matter_dates_may_be_dates_datetimes_or_written(tmp_path: Path, value: str, date: str) -> None:
+    path = tmp_path / "a.md"
+    path.write_text(f"---\ntitle: T\ndate: {value}\n---\nBody\n", encoding="utf-8")
+    assert load_article(path).meta["date"].isoformat() == date
+
+
+def test_control_characters_in_an_article_are_an_error_with_line_and_column(tmp_path: Path) -> None:
+    path = tmp_path / "a.md"
+    path.write_text("---\ntitle: T\n---\nText \x00CITE0\x00 here\n", encoding="utf-8")
+    with pytest.raises(TemplateError) as err:
+        load_article(path)
+    assert err.value.message == f"{path}:4:6: control character U+0000 in the article"
+
+
+# ---------------------------------------------------------------- escaping by construction
+
+HOSTILE = [
+    "<script>alert(1)</script>",
+    '"><img src=x onerror=alert(1)>',
+    "[x](javascript:alert(1))",
+    "a | b | c",
+    "{: onclick=alert(1) }",
+    "`code` *em* _u_ \\ end",
+]
+
+
+class _Elements(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.elements: list[tuple[str, dict[str, str | None]]] = []
+        self.text: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.elements.append((tag, dict(attrs)))
+
+    def handle_data(self, data: str) -> None:
+        self.text.append(data)
+
+
+def elements(html: str) -> _Elements:
+    p = _Elements()
+    p.feed(html)
+    return p
+
+
+@pytest.mark.parametrize("text", HOSTILE)
+def test_escape_by_construction_data_text_prints_as_text(
+    tmp_path: Path, manifest: Manifest, text: str
+) -> None:
+    rows = [
+        tiny_row("6.1-0001", "gpt-oss-120b", "Server", 80000.0, System=text, Submitter=text, Software=text)
+    ]
+    table = ResultsTable.from_dir(write_results(tmp_path / "r", rows), manifest)
+    x = 'per_gpu("6.1-0001", "gpt-oss-120b", "Server")'
+    body = (
+        f"\nSystem {{{{ {x}.system }}}}, by {{{{ {x}.submitter }}}} on "
+        f'{{{{ software("6.1-0001", "gpt-oss-120b", "Server") }}}}.\n\n'
+        f"| System | Value |\n|---|--:|\n| {{{{ {x}.system }}}} | {{{{ {x} }}}} |\n\n"
+        f'<span title="{{{{ {x}.system }}}}">x</span>\n'
+    )
+    md_text = render_ok(tmp_path, table, manifest, body)
+    html = markdown.markdown(
+        md_text.split("\n## MLPerf")[0], extensions=["tables", "attr_list", "md_in_html"]
+    )
+    found = elements(html)
+    tags = [tag for tag, _ in found.elements]
+    assert tags == ["p", "table", "thead", "tr", "th", "th", "tbody", "tr", "td", "td", "p", "span"], html
+    attrs = {(tag, a) for tag, at in found.elements for a in at}
+    assert attrs <= {("th", "style"), ("td", "style"), ("span", "title")}, html
+    visible = "".join(found.text)
+    # the system twice (prose, table cell), the software, the submitter (underscores print as spaces)
+    assert visible.count(text) == (3 if "_" in text else 4), visible
+    assert text.replace("_", " ") in visible

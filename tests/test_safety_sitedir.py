@@ -1,0 +1,296 @@
+"""The site folder is ours or untouched: tried on a real temporary repository with .git
+and uncommitted work, as a careless user would."""
+
+from __future__ import annotations
+
+import errno
+import fcntl
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from generator.cli import main
+from generator.errors import BuildError
+from generator.project import Project
+from generator.site import build as build_mod
+from generator.site.build import build
+from generator.site.sitedir import FAILPOINT_ENV, MARKER, NO_EXCHANGE_ENV
+
+from .conftest import ROOT, TINY_ROWS, write_results
+from .test_build import GOLDEN, quiet
+
+
+@pytest.fixture()
+def repo(tmp_path: Path) -> Path:
+    """A publication under git: one commit, plus an uncommitted file and an untracked one."""
+    root = tmp_path / "repo"
+    Project(ROOT).clone(root, content=GOLDEN / "content")
+    write_results(root / "results", TINY_ROWS)
+    env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.org"}
+    env |= {"GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.org"}
+    for cmd in (["init", "-q"], ["add", "-A"], ["commit", "-qm", "init"]):
+        subprocess.run(["git", *cmd], cwd=root, check=True, env=env)
+    (root / "content" / "tiny.md").write_text((root / "content" / "tiny.md").read_text() + "\nEdited.\n")
+    (root / "notes.txt").write_text("uncommitted work\n")
+    return root
+
+
+def snapshot(root: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def run_build(repo: Path, site: str | Path, monkeypatch: pytest.MonkeyPatch) -> tuple[int, str]:
+    monkeypatch.chdir(repo)
+    res = CliRunner().invoke(main, ["build", "--results", "results", "--site-dir", str(site)])
+    return res.exit_code, res.output
+
+
+@pytest.mark.parametrize(
+    ("site", "why"),
+    [
+        (".", "it is the project folder"),
+        ("content", "it is the project's content folder"),
+        ("data/sub", "it is inside the project's data folder ({repo}/data)"),
+        ("templates", "it is the project's templates folder"),
+        (".git", "it is the project's git repository"),
+        ("..", "it holds the project folder ({repo})"),
+        ("results", "it is the results folder"),
+    ],
+)
+def test_site_dir_never_replaces_the_project_or_its_sources(
+    repo: Path, site: str, why: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    before = snapshot(repo)
+    code, out = run_build(repo, site, monkeypatch)
+    assert code == 1
+    assert out == (
+        f"Error: refusing to write the site into {site}: {why.format(repo=repo)}; nothing was changed\n"
+    )
+    assert snapshot(repo) == before
+    status = subprocess.run(["git", "status", "--porcelain"], cwd=repo, capture_output=True, text=True)
+    assert status.stdout == " M content/tiny.md\n?? notes.txt\n"
+
+
+def test_site_dir_refuses_a_folder_of_the_users_own_files(
+    repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    mine = tmp_path / "my-files"
+    mine.mkdir()
+    (mine / "thesis.tex").write_text("years of work\n")
+    code, out = run_build(repo, mine, monkeypatch)
+    assert code == 1
+    assert out == (
+        f"Error: refusing to write the site into {mine}: it is not empty and was not written by "
+        f"gpu-insights (it has no {MARKER} file); choose a new or empty folder, or empty this one "
+        "yourself; nothing was changed\n"
+    )
+    assert (mine / "thesis.tex").read_text() == "years of work\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["my-files", "repo"]
+
+
+def test_site_dir_refuses_a_file(repo: Path, tmp_path: Path) -> None:
+    (tmp_path / "site.txt").write_text("x")
+    with pytest.raises(BuildError) as err:
+        build(project=Project(repo), results=repo / "results", site_dir=tmp_path / "site.txt", log=quiet)
+    assert err.value.message.endswith("site.txt: it is a file, not a folder; nothing was changed")
+    assert (tmp_path / "site.txt").read_text() == "x"
+
+
+def test_an_empty_folder_becomes_a_marked_site_and_is_replaced_next_time(
+    repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    for _ in range(2):
+        code, out = run_build(repo, empty, monkeypatch)
+        assert code == 0, out
+        assert (empty / MARKER).is_file() and (empty / "index.html").is_file()
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".gpu-insights-empty.lock", "empty", "repo"]
+
+
+def test_no_temporary_folder_is_left_and_the_lock_is_git_ignored(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    code, out = run_build(repo, "site", monkeypatch)
+    assert code == 0, out
+    (repo / "content" / "broken.md").write_text("---\ntitle: x\n---\n{{ nope }}\n")
+    code, out = run_build(repo, "site", monkeypatch)
+    assert code == 1 and "broken.md:4: 'nope' is undefined" in out
+    ours = sorted(p.name for p in repo.iterdir() if p.name.startswith(".gpu-insights"))
+    assert ours == [".gpu-insights-site.lock"]
+    ignored = subprocess.run(
+        ["git", "check-ignore", ".gpu-insights-site.lock", ".gpu-insights-site.tmp-abc", "site"],
+        cwd=repo,
+        capture_output=True,
+        text=True,
+    )
+    assert ignored.stdout.split() == [".gpu-insights-site.lock", ".gpu-insights-site.tmp-abc", "site"]
+
+
+def test_a_symlinked_site_dir_builds_and_rebuilds(repo: Path, tmp_path: Path) -> None:
+    real = tmp_path / "www"
+    link = tmp_path / "site-link"
+    link.symlink_to(real, target_is_directory=True)
+    project = Project(repo)
+    for _ in range(3):
+        res = build(project=project, results=repo / "results", site_dir=link, log=quiet)
+        assert res.site_dir == real
+        assert link.is_symlink() and (link / "index.html").is_file()
+
+
+def test_a_second_concurrent_build_is_refused_with_a_clear_message(repo: Path) -> None:
+    lock = repo / ".gpu-insights-site.lock"
+    fd = os.open(lock, os.O_RDWR | os.O_CREAT)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        os.write(fd, b"4242\n")
+        with pytest.raises(BuildError) as err:
+            build(project=Project(repo), results=repo / "results", site_dir=repo / "site", log=quiet)
+    finally:
+        os.close(fd)
+    assert err.value.message == (
+        f"another gpu-insights build is writing {repo}/site (process 4242 holds {lock}); wait for it to finish"
+    )
+
+
+def test_read_only_files_in_the_old_site_do_not_stop_a_rebuild(repo: Path) -> None:
+    project, site = Project(repo), repo / "site"
+    build(project=project, results=repo / "results", site_dir=site, log=quiet)
+    (site / "index.html").chmod(0o444)
+    (site / "charts").chmod(0o555)
+    build(project=project, results=repo / "results", site_dir=site, log=quiet)
+    assert (site / "index.html").is_file()
+    assert not [p for p in repo.iterdir() if ".tmp-" in p.name]
+
+
+def test_a_full_disk_is_an_error_and_the_previous_site_stays(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    project, site = Project(repo), repo / "site"
+    build(project=project, results=repo / "results", site_dir=site, log=quiet)
+    before = snapshot(site)
+
+    def full(*args: object, **kw: object) -> None:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(site / "x.html"))
+
+    monkeypatch.setattr(build_mod, "run_mkdocs", full)
+    with pytest.raises(BuildError) as err:
+        build(project=project, results=repo / "results", site_dir=site, log=quiet)
+    assert err.value.message == (
+        f"could not write the site: No space left on device ({site}/x.html); {site} is unchanged"
+    )
+    assert snapshot(site) == before
+    assert not [p for p in repo.iterdir() if ".tmp-" in p.name]
+
+
+def test_a_swap_interrupted_between_its_two_renames_is_completed_by_the_next_build(
+    repo: Path,
+) -> None:
+    """The state a kill leaves between the renames of the portable swap: no site/, the new
+    site staged beside it, the old one renamed beside it."""
+    project, site = Project(repo), repo / "site"
+    build(project=project, results=repo / "results", site_dir=site, log=quiet)
+    staged = repo / ".gpu-insights-site.tmp-killed-new"
+    site.rename(staged.with_name(staged.name + "-old"))
+    build(project=project, results=repo / "results", site_dir=repo / "elsewhere", log=quiet)
+    (repo / "elsewhere").rename(staged)
+    logs: list[str] = []
+    build(project=project, results=repo / "results", site_dir=site, log=logs.append)
+    assert f"restored {site} left by an interrupted build" in logs
+    assert (site / "index.html").is_file()
+    assert sorted(p.name for p in repo.iterdir() if p.name.startswith(".gpu-insights")) == [
+        ".gpu-insights-elsewhere.lock",
+        ".gpu-insights-site.lock",
+    ]
+
+
+def _cli() -> str:
+    return str(Path(sys.executable).parent / "gpu-insights")
+
+
+def _complete(site: Path) -> dict[str, bytes]:
+    assert (site / MARKER).is_file() and (site / "index.html").is_file() and (site / "figures.json").is_file()
+    return {k: v for k, v in snapshot(site).items() if not k.startswith("sources/")}
+
+
+def test_a_build_killed_at_any_point_leaves_a_complete_site_and_the_next_build_succeeds(
+    repo: Path,
+) -> None:
+    """Killed with SIGKILL at timed points and at each step of both swaps (the atomic exchange
+    and the portable two renames): the site is always the previous one or the new one, and the
+    next build succeeds."""
+    site, article = repo / "site", repo / "content" / "tiny.md"
+    cmd = [_cli(), "build", "--results", "results", "--site-dir", "site", "--no-cache"]
+    t0 = time.monotonic()
+    subprocess.run(cmd, cwd=repo, check=True, capture_output=True)
+    duration = time.monotonic() - t0
+    kills: list[tuple[dict[str, str], float]] = [({}, duration * f) for f in (0.2, 0.5, 0.8, 0.95)]
+    for point in ("staged", "between-renames", "swapped"):
+        kills += [({FAILPOINT_ENV: point, NO_EXCHANGE_ENV: "1"}, 60.0), ({FAILPOINT_ENV: point}, 60.0)]
+    for n, (env, delay) in enumerate(kills):
+        before = _complete(site)
+        article.write_text(article.read_text() + f"\nEdit {chr(97 + n)}.\n")
+        proc = subprocess.Popen(
+            cmd, cwd=repo, env={**os.environ, **env}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
+        try:
+            proc.wait(timeout=delay)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        portable_gap = env == {FAILPOINT_ENV: "between-renames", NO_EXCHANGE_ENV: "1"}
+        # only the portable swap (no renameat2) has a moment without site/; the next build restores it
+        after_kill = None if portable_gap and not site.exists() else _complete(site)
+        subprocess.run(cmd, cwd=repo, check=True, capture_output=True)
+        rebuilt = _complete(site)
+        assert rebuilt != before
+        assert after_kill in ((None,) if portable_gap else ()) + (before, rebuilt), (env, delay)
+        assert [p.name for p in repo.iterdir() if ".tmp-" in p.name] == [], (env, delay)
+
+
+@pytest.mark.parametrize("name", ["index", "changes"])
+def test_an_article_may_not_take_the_name_of_a_generated_page(repo: Path, name: str) -> None:
+    (repo / "content" / f"{name}.md").write_text("---\ntitle: Mine\n---\nText.\n")
+    with pytest.raises(BuildError) as err:
+        build(project=Project(repo), results=repo / "results", site_dir=repo / "site", log=quiet)
+    what = {"index": "the home page", "changes": "the changes page"}[name]
+    assert err.value.message == (
+        f"{repo}/content/{name}.md: the name {name!r} is used by {what}, which the build generates; "
+        "rename the article"
+    )
+
+
+@pytest.mark.parametrize(
+    ("ledger", "problem"),
+    [
+        ('{"a": 1}', "expected a list of figures"),
+        ("[1]", "figure 0: expected an object, got int (is this a gpu-insights figures.json?)"),
+        ('[{"article": "a"}]', "figure 0: missing 'file' (is this a gpu-insights figures.json?)"),
+        (
+            '[{"article": "a", "file": "f", "line": "7", "text": "1", "value": 1, "entries": []}]',
+            "figure 0: 'line' is str, not int (is this a gpu-insights figures.json?)",
+        ),
+        (
+            '[{"article": "a", "file": "f", "line": 7, "text": "1", "value": 1, "entries": [{"id": 1}]}]',
+            "figure 0: an entry lacks round, id, benchmark or scenario (is this a gpu-insights figures.json?)",
+        ),
+        ("[", "line 1 column 2: invalid JSON: Expecting value"),
+    ],
+)
+def test_a_malformed_ledger_is_an_error_for_diff_and_baseline(
+    repo: Path, tmp_path: Path, ledger: str, problem: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    bad = tmp_path / "old"
+    bad.mkdir()
+    (bad / "figures.json").write_text(ledger)
+    res = CliRunner().invoke(main, ["diff", str(bad), str(bad)])
+    assert (res.exit_code, res.output) == (1, f"Error: {bad}/figures.json: {problem}\n")
+    monkeypatch.chdir(repo)
+    res = CliRunner().invoke(main, ["build", "--results", "results", "--baseline", str(bad)])
+    assert (res.exit_code, res.output.splitlines()[-1]) == (1, f"Error: {bad}/figures.json: {problem}")
+    assert not (repo / "site").exists()
