@@ -6,6 +6,8 @@ import re
 from pathlib import Path
 
 import pytest
+from altair.utils.schemapi import validate_jsonschema
+from altair.vegalite.v6.schema import core
 
 from generator.article.functions import Library, Prices
 from generator.article.render import Rendered, Renderer, load_article
@@ -241,3 +243,14 @@ def test_the_template_uses_the_query_api() -> None:
     text = ARTICLE.read_text("utf-8")
     assert "|string" not in text.replace(" ", "")
     assert text.count("{%- set") < 59  # 59 before the query API
+
+
+def test_every_chart_spec_is_valid_vega_lite(rendered: Rendered, official: ResultsTable, manifest: Manifest) -> None:
+    """Charts are made without altair's validation (a fifth of a second each); the schema holds them here."""
+    overview = ROOT / "content" / "mlperf-inference-v6.1-round-overview.md"
+    lib = Library(official, manifest, Prices.load(ROOT / "data" / "prices.toml"))
+    charts = rendered.charts + Renderer(lib).render(load_article(overview)).charts
+    assert len(charts) >= 5
+    schema = core.load_schema()
+    for ch in charts:
+        validate_jsonschema(ch.spec, schema)  # raises on the first error

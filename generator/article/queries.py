@@ -192,19 +192,18 @@ class Queries:
         The figure offers ``.of`` (rows ranked) and ``.tied`` (other rows with the same value).
         """
         f = self._selection(args, filters)
-        ranked = self.table.ranked(by=by, **f)
-        if n < 1 or n > len(ranked):
-            raise LookupFailed(f"rank {n} asked of {len(ranked)} ranked row(s) ({self._describe(f)})")
+        rows = tuple(self.table.ranked(by=by, **f))
+        if n < 1 or n > len(rows):
+            raise LookupFailed(f"rank {n} asked of {len(rows)} ranked row(s) ({self._describe(f)})")
         word = "best" if n == 1 else f"rank {n}"
-        r = Row.from_series(ranked.iloc[n - 1])
+        r = rows[n - 1]
         fig = self._row_figure(
             r, by, f"{word} {'total' if by == 'total' else 'per-GPU'} of {self._describe(f)}"
         )
         col = "result" if (by == "total" or not r.higher_is_better) else "per_accelerator"
-        tied = int((ranked[col] == ranked[col].iloc[n - 1]).sum()) - 1
-        rows = tuple(Row.from_series(s) for _, s in ranked.iterrows())
+        tied = sum(1 for x in rows if getattr(x, col) == getattr(r, col)) - 1
         fig.extra.update(
-            of=Figure(float(len(ranked)), "count", f"rows ranked ({self._describe(f)})", rows),
+            of=Figure(float(len(rows)), "count", f"rows ranked ({self._describe(f)})", rows),
             tied=Figure(float(tied), "count", "rows tied with it", (r,)),
         )
         return fig
@@ -215,9 +214,9 @@ class Queries:
         ``{% for x in top(peers, 3) %}{{ x.submitter }} {{ x }}{% endfor %}``.
         """
         f = self._selection(args, filters)
-        ranked = self.table.ranked(by=by, **f).head(max(n, 0))
+        ranked = self.table.ranked(by=by, **f)[: max(n, 0)]
         what = f"top {n} {'total' if by == 'total' else 'per-GPU'} of {self._describe(f)}"
-        return [self._row_figure(Row.from_series(s), by, what) for _, s in ranked.iterrows()]
+        return [self._row_figure(r, by, what) for r in ranked]
 
     def largest(self, *args: Any, **filters: Any) -> Figure:
         """Accelerator count of the largest systems of a selection: ``{{ largest(round="6.1") }}`` → ``512``.
@@ -227,13 +226,12 @@ class Queries:
         single row ``.entry``, ``.total`` and ``.per_gpu`` work directly.
         """
         f = self._selection(args, filters)
-        sel = self.table.select(**f)
-        sel = sel[sel["total_accelerators"].notna() & (sel["total_accelerators"] > 0)]
-        if sel.empty:
+        sel = [r for r in self.table.select_rows(**f) if r.total_accelerators > 0]  # NaN is not > 0
+        if not sel:
             raise self.table.no_match(f)
-        top = sel[sel["total_accelerators"] == sel["total_accelerators"].max()]
-        top = top.sort_values(["result_id", "benchmark", "scenario"], kind="stable")
-        rows = tuple(Row.from_series(s) for _, s in top.iterrows())
+        most = max(r.total_accelerators for r in sel)
+        top = [r for r in sel if r.total_accelerators == most]
+        rows = tuple(sorted(top, key=lambda r: (r.result_id, r.benchmark, r.scenario)))
         ids = sorted({r.result_id for r in rows})
         firsts = [next(r for r in rows if r.result_id == i) for i in ids]
         return Figure(
@@ -285,13 +283,12 @@ class Queries:
         with suggestions, not a zero.
         """
         f = self._selection(args, filters)
-        sel = self.table.select(**f)
-        if sel.empty and self.table.suggestions(f):
+        rows = tuple(self.table.select_rows(**f))
+        if not rows and self.table.suggestions(f):
             raise self.table.no_match(f)
         if distinct is not None and distinct not in DISTINCT:
             raise LookupFailed(f"distinct={distinct!r}: count one of {', '.join(DISTINCT)}")
-        rows = tuple(Row.from_series(s) for _, s in sel.iterrows())
-        names = self._distinct(sel, distinct)
+        names = self._distinct(rows, distinct)
         what = f"distinct {distinct}s" if distinct else "rows"
         return Figure(
             float(len(names) if distinct else len(rows)),
@@ -301,11 +298,11 @@ class Queries:
             extra={"names": names},
         )
 
-    def _distinct(self, sel: Any, distinct: str | None) -> list[str]:
+    def _distinct(self, rows: Sequence[Row], distinct: str | None) -> list[str]:
         if distinct is None:
             return []
         col = DISTINCT[distinct]
-        values = [str(v) for v in sel[col].unique() if str(v).strip()]
+        values = [v for v in dict.fromkeys(str(getattr(r, col)) for r in rows) if v.strip()]
         if distinct in ("organisation", "organization"):
             values = [o for v in values for o in self.manifest.submitters.organisations(v)]
         if distinct == "model":
@@ -331,14 +328,16 @@ class Queries:
         not. Each figure counts systems (result IDs) and offers ``.name``.
         """
         f = self._selection(args, filters)
-        sel = self.table.select(**f)
-        if sel.empty:
+        sel = self.table.select_rows(**f)
+        if not sel:
             raise self.table.no_match(f)
-        key = sel["benchmark"].map(model_name) if per == "model" else sel["benchmark"]
+        groups: dict[str, list[Row]] = {}
+        for r in sel:
+            groups.setdefault(model_name(r.benchmark) if per == "model" else r.benchmark, []).append(r)
         out = []
-        for name, rows in sel.groupby(key):
-            systems = rows["result_id"].nunique()
-            cited = tuple(Row.from_series(s) for _, s in rows.iterrows())
+        for name, rows in sorted(groups.items()):
+            systems = len({r.result_id for r in rows})
+            cited = tuple(rows)
             what = f"systems that ran {name} ({self._describe(f)})"
             out.append(Figure(float(systems), "count", what, cited, extra={"name": str(name)}))
         out.sort(key=lambda x: (-x.value, x.name))
@@ -351,11 +350,13 @@ class Queries:
         printing one prints that row's result. Any benchmark, unless the selection names one.
         """
         f = self._selection(args, filters)
-        sel = self.table.select(**f)
-        if sel.empty:
+        sel = self.table.select_rows(**f)
+        if not sel:
             raise self.table.no_match(f)
-        firsts = sel.sort_values(["result_id"], kind="stable").drop_duplicates("result_id")
-        return [total_figure(Row.from_series(s)) for _, s in firsts.iterrows()]
+        firsts: dict[str, Row] = {}
+        for r in sorted(sel, key=lambda r: r.result_id):
+            firsts.setdefault(r.result_id, r)
+        return [total_figure(r) for r in firsts.values()]
 
     def count_by_round(
         self, *args: Any, distinct: str | None = None, until: str | None = None, **filters: Any
@@ -474,12 +475,11 @@ class Queries:
         """
         want = [values] if isinstance(values, str) else [str(v) for v in values]
         f = self._selection(args, filters)
-        ranked = self.table.ranked(**f)
+        rows = self.table.ranked(**f)
         if above is not None:
             limit = float(above.value) if isinstance(above, Figure) else float(above)
-            col = "per_accelerator" if bool(ranked["higher_is_better"].iloc[0]) else "result"
-            ranked = ranked[ranked[col] > limit]
-        rows = [Row.from_series(s) for _, s in ranked.iterrows()]
+            col = "per_accelerator" if rows[0].higher_is_better else "result"
+            rows = [r for r in rows if getattr(r, col) > limit]
         figs = tuple(self._row_figure(r, "per_gpu", f"row of {self._describe(f)}") for r in rows)
         counter = tuple(x for x, r in zip(figs, rows, strict=True) if str(getattr(r, attr)) not in want)
         statement = f"only {attr} {' or '.join(want)} in {self._describe(f)}" + (
@@ -496,10 +496,10 @@ class Queries:
         """
         f = self._selection(args, filters)
         f.pop("round", None)
-        sel = self.table.select(**f)
-        if sel.empty:
+        sel = self.table.select_rows(**f)
+        if not sel:
             raise self.table.no_match(f)
-        return min((str(v) for v in sel["round"].unique()), key=version_key)
+        return min((r.round for r in sel), key=version_key)
 
     # ------------------------------------------------------------------ across rounds
     def _rounds(self, until: str | None) -> list[str]:

@@ -8,6 +8,7 @@ that says what is missing and what exists instead.
 from __future__ import annotations
 
 import difflib
+import hashlib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,6 +17,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from generator.data import engine
 from generator.data.manifest import Manifest, Submitters, normalize_version
 from generator.data.results import (
     COLUMNS,
@@ -54,7 +56,7 @@ FILTERS = {
 }
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Row:
     """One official result row, normalized (see :data:`generator.data.results.COLUMNS`)."""
 
@@ -144,10 +146,13 @@ class ResultsTable:
         manifest: Manifest | None = None,
     ) -> None:
         self.df = df.reset_index(drop=True)
-        self._records: list[Row] | None = None
+        self._records: dict[int, Row] = {}  # Row of each table position, made on first use
         self._rounds: list[str] | None = None
         self._by_entry: dict[str, np.ndarray] | None = None
         self._selected: dict[object, pd.DataFrame] = {}  # the table never changes after loading
+        self._selected_rows: dict[object, list[Row]] = {}
+        self._names: dict[tuple[str, str | None], list[str]] = {}
+        self._digests: dict[tuple[str, str], str] = {}
         self._frames: dict[tuple[str, ...], pd.DataFrame] = {}
         #: a hash of the files the table was loaded from (set by the loader that cached it)
         self.digest = ""
@@ -201,36 +206,50 @@ class ResultsTable:
 
     # ------------------------------------------------------------------ indexes
     def rows_of(self, df: pd.DataFrame) -> list[Row]:
-        """The :class:`Row` of each row of *df*, a selection of this table (made once per load)."""
-        if self._records is None:
-            self._records = [Row.from_record(r) for r in self.df.to_dict("records")]
-        return [self._records[i] for i in df.index]
+        """The :class:`Row` of each row of *df*, a selection of this table (each made once per load)."""
+        return self._rows_at(df.index)
+
+    def _rows_at(self, positions: Iterable[int]) -> list[Row]:
+        positions = [int(p) for p in positions]
+        recs = self._records
+        missing = [p for p in positions if p not in recs]
+        if missing:
+            fields = list(Row.__dataclass_fields__)
+            for p, rec in zip(missing, self.df.iloc[missing][fields].to_dict("records"), strict=True):
+                recs[p] = Row.from_record(rec)
+        return [recs[p] for p in positions]
 
     def prepare_queries(self) -> None:
-        """Build the row objects and the query index now (before forking workers, which then
-        share them instead of each building its own)."""
-        self.rows_of(self.df.iloc[:0])
+        """Build the query index now (before forking workers, which then share it instead of
+        each building its own); rows are made per partition, on first use."""
         if len(self.df):
             first = self.df.iloc[0]
             self._part(str(first["round"]), str(first["benchmark"]), None)
 
-    def _part(self, round: str | None, benchmark: str | None, scenario: str | None) -> pd.DataFrame:
-        """The rows of one (round, benchmark[, scenario]), from an index built once per load;
-        a query then filters tens of rows, not the whole table."""
-        if round is None or benchmark is None:
-            return self.df
+    def _positions(self, round: str, benchmark: str | None, scenario: str | None) -> np.ndarray:
+        """Table positions of one round, (round, benchmark) or (round, benchmark, scenario), from
+        an index built once per load."""
         if self._index is None:
-            idx: dict[tuple[str, ...], np.ndarray] = {}
+            idx: dict[tuple[str, ...], list[np.ndarray]] = {}
             groups = self.df.groupby(["round", "benchmark", "scenario"], sort=False).indices
             for k, p in groups.items():
                 key, pos = tuple(str(x) for x in k), np.asarray(p)  # type: ignore[attr-defined]
-                idx[key] = pos
-                two = key[:2]
-                idx[two] = np.concatenate([idx[two], pos]) if two in idx else pos
-            self._index = {k: np.sort(v) for k, v in idx.items()}
-        key = (round, benchmark, scenario) if scenario is not None else (round, benchmark)
+                for sub in (key, key[:2], key[:1]):
+                    idx.setdefault(sub, []).append(pos)
+            self._index = {k: np.sort(np.concatenate(v)) for k, v in idx.items()}
+        key = tuple(k for k in (round, benchmark, scenario) if k is not None)
+        if benchmark is None and scenario is not None:
+            key = (round,)  # a scenario without a benchmark: the round's rows, filtered
+        return self._index.get(key, np.empty(0, dtype=np.intp))
+
+    def _part(self, round: str | None, benchmark: str | None, scenario: str | None) -> pd.DataFrame:
+        """The rows of one (round[, benchmark[, scenario]]), from the index; a query then
+        filters tens of rows, not the whole table."""
+        if round is None:
+            return self.df
+        key = (round, benchmark or "", scenario or "")
         if key not in self._frames:  # made on first use: only what articles query is copied
-            self._frames[key] = self.df.iloc[self._index.get(key, np.empty(0, dtype=np.intp))]
+            self._frames[key] = self.df.iloc[self._positions(round, benchmark, scenario)]
         return self._frames[key]
 
     # ------------------------------------------------------------------ lookups
@@ -245,20 +264,23 @@ class ResultsTable:
 
     def fingerprint(self, keys: Iterable[tuple[str, str]]) -> dict[str, str]:
         """A content hash of the rows behind each (round, benchmark) key; ``*`` matches all."""
-        import hashlib
-
         out = {}
         for rnd, bench in sorted(keys):
-            m = pd.Series(True, index=self.df.index)
-            if rnd != "*":
-                m &= self.df["round"] == rnd
-            if bench != "*":
-                m &= self.df["benchmark"] == bench
-            rows = self.df[m].drop(columns=["source_file", "source_row"])
-            digest = hashlib.sha256(pd.util.hash_pandas_object(rows, index=False).to_numpy().tobytes())
-            digest.update(str(len(rows)).encode())
-            out[f"{rnd}|{bench}"] = digest.hexdigest()
+            if (rnd, bench) not in self._digests:  # the table never changes after loading
+                self._digests[(rnd, bench)] = self._digest(rnd, bench)
+            out[f"{rnd}|{bench}"] = self._digests[(rnd, bench)]
         return out
+
+    def _digest(self, rnd: str, bench: str) -> str:
+        if rnd != "*":
+            rows = self.df.iloc[self._positions(rnd, None if bench == "*" else bench, None)]
+        elif bench != "*":
+            rows = self.df[self.df["benchmark"] == bench]
+        else:
+            rows = self.df
+        rows = rows.drop(columns=["source_file", "source_row"])
+        # repr() of the values: exact for floats, and three times faster than pandas' hashing
+        return hashlib.sha256(repr((list(rows.columns), rows.to_numpy().tolist())).encode()).hexdigest()
 
     def _need_round(self, version: str, why: str) -> None:
         if version in self.rounds:
@@ -306,15 +328,8 @@ class ResultsTable:
         return Row.from_series(hit.iloc[0])
 
     # ------------------------------------------------------------------ filters
-    def select(
-        self, *, division: str | None = "closed", heterogeneous: bool | str = False, **filters: Any
-    ) -> pd.DataFrame:
-        """Rows matching every given filter (``division`` defaults to ``closed``).
-
-        Filters are the names of :data:`FILTERS`; ``exclude={"submitter": "X"}`` drops the
-        rows matching any of its filters (a value may be a list). Heterogeneous systems
-        are left out unless ``heterogeneous=True`` (``"only"``: nothing else).
-        """
+    def _validated(self, filters: dict[str, Any]) -> dict[str, Any]:
+        """Pop and return ``exclude``; refuse unknown filters; note what the query touches."""
         exclude = filters.pop("exclude", None) or {}
         unknown = sorted(set(filters) - set(FILTERS))
         if unknown:
@@ -324,10 +339,27 @@ class ResultsTable:
                 f"unknown filter(s) {', '.join(unknown)}{hint}; use {', '.join(sorted(FILTERS))}, "
                 "heterogeneous or exclude"
             )
+        for name in exclude:
+            if name not in FILTERS or FILTERS[name] != "eq":
+                raise LookupFailed(
+                    f"exclude= takes {', '.join(n for n, k in FILTERS.items() if k == 'eq')}, not {name}"
+                )
         self._touch(filters.get("round"), filters.get("benchmark"))
         if filters.get("round") is not None:
             v = normalize_version(str(filters["round"]))
             self._need_round(v, f"a selection of round v{v}")
+        return dict(exclude)
+
+    def select(
+        self, *, division: str | None = "closed", heterogeneous: bool | str = False, **filters: Any
+    ) -> pd.DataFrame:
+        """Rows matching every given filter (``division`` defaults to ``closed``), as a DataFrame.
+
+        Filters are the names of :data:`FILTERS`; ``exclude={"submitter": "X"}`` drops the
+        rows matching any of its filters (a value may be a list). Heterogeneous systems
+        are left out unless ``heterogeneous=True`` (``"only"``: nothing else).
+        """
+        exclude = self._validated(filters)
         try:
             key: object = _frozen((division, heterogeneous, filters, exclude))
         except _NoKey:
@@ -340,10 +372,6 @@ class ResultsTable:
             if value is not None:
                 m &= self._match(name, value, df)
         for name, value in exclude.items():
-            if name not in FILTERS or FILTERS[name] != "eq":
-                raise LookupFailed(
-                    f"exclude= takes {', '.join(n for n, k in FILTERS.items() if k == 'eq')}, not {name}"
-                )
             if value is not None:
                 m &= ~self._match(name, value, df)
         het = df["heterogeneous"].astype(bool)
@@ -356,19 +384,52 @@ class ResultsTable:
             self._selected[key] = out
         return out
 
-    def _subset(self, filters: dict[str, Any]) -> pd.DataFrame:
-        """The rows a query can match: one (round, benchmark[, scenario]) partition when the
-        query names one of each, from the index; else the whole table."""
+    def select_rows(
+        self, *, division: str | None = "closed", heterogeneous: bool | str = False, **filters: Any
+    ) -> list[Row]:
+        """:meth:`select` as rows, in table order: the same filters, tested in Python on the rows
+        of the query's partition of the index (one round, benchmark and scenario)."""
+        exclude = self._validated(filters)
+        try:
+            key: object = _frozen((division, heterogeneous, filters, exclude))
+        except _NoKey:
+            key = None
+        if key is not None and key in self._selected_rows:
+            return self._selected_rows[key]
+        where = self._partition(filters)
+        if where is None:  # no round named: the whole table, through pandas
+            out = self.rows_of(self.select(division=division, heterogeneous=heterogeneous, exclude=exclude, **filters))
+        else:
+            keep = [self._predicate(n, v) for n, v in {"division": division, **filters}.items() if v is not None]
+            het = engine.heterogeneous_predicate(heterogeneous)
+            keep += [het] if het is not None else []
+            drop = [self._predicate(n, v) for n, v in exclude.items() if v is not None]
+            out = engine.matching(self._rows_at(self._positions(*where)), keep, drop)
+        if key is not None:
+            self._selected_rows[key] = out
+        return out
+
+    def _predicate(self, name: str, value: Any) -> engine.Predicate:
+        if FILTERS[name] == "range":
+            return engine.range_predicate(name, value)
+        return engine.eq_predicate(name, value, self._canonical, self.submitters)
+
+    def _partition(self, filters: dict[str, Any]) -> tuple[str, str | None, str | None] | None:
+        """The (round, benchmark, scenario) part of the index a query reads (None: any round)."""
         rnd, bench, scen = (filters.get(k) for k in ("round", "benchmark", "scenario"))
-        if not (isinstance(rnd, str) and isinstance(bench, str)) or not (
-            scen is None or isinstance(scen, str)
-        ):
-            return self.df
-        return self._part(
+        if not isinstance(rnd, str):
+            return None
+        return (
             self._canonical("round", rnd),
-            self._canonical("benchmark", bench),
-            self._canonical("scenario", scen) if scen is not None else None,
+            self._canonical("benchmark", bench) if isinstance(bench, str) else None,
+            self._canonical("scenario", scen) if isinstance(scen, str) and isinstance(bench, str) else None,
         )
+
+    def _subset(self, filters: dict[str, Any]) -> pd.DataFrame:
+        """The rows a query can match: its partition of the index when it names a round; else
+        the whole table."""
+        where = self._partition(filters)
+        return self.df if where is None else self._part(*where)
 
     def _match(self, name: str, value: Any, df: pd.DataFrame | None = None) -> pd.Series:
         """The rows of *df* (default: the table) whose *name* attribute matches *value*."""
@@ -410,52 +471,41 @@ class ResultsTable:
         return self.manifest.submitters if self.manifest else Submitters({})
 
     def rows(self, **filters: Any) -> list[Row]:
-        return self.rows_of(self.select(**filters))
+        return self.select_rows(**filters)
 
-    def ranked(self, *, by: str = "per_gpu", **filters: Any) -> pd.DataFrame:
+    def ranked(self, *, by: str = "per_gpu", **filters: Any) -> list[Row]:
         """Measured rows of the selection, best first; ties keep entry order.
 
         ``by="per_gpu"`` ranks by the per-accelerator value, ``"total"`` by the system
         result, ``"gpus"`` by accelerator count (largest first, then per-GPU value).
         Latency results rank lowest first, whatever *by* says.
         """
-        sel = self._measured(filters)
-        hib = bool(sel["higher_is_better"].iloc[0])
-        per = "per_accelerator" if hib else "result"
-        if by == "gpus":
-            return sel.sort_values(
-                ["total_accelerators", per, "result_id"], ascending=[False, not hib, True], kind="stable"
-            )
-        if by not in ("per_gpu", "total"):
+        if by not in ("per_gpu", "total", "gpus"):
             raise LookupFailed(f'by={by!r}: rank by "per_gpu", "total" or "gpus"')
-        col = per if by == "per_gpu" else "result"
-        return sel.sort_values([col, "result_id"], ascending=[not hib, True], kind="stable")
+        return engine.ranked(self._measured(filters), by)
 
     def best(self, **filters: Any) -> Row:
         """The row with the best per-accelerator value (lowest latency for latency units)."""
-        return Row.from_series(self.ranked(**filters).iloc[0])
+        return self.ranked(**filters)[0]
 
     def median(self, **filters: Any) -> tuple[float, list[Row]]:
         """Median per-accelerator value of the matching rows, and the rows."""
-        sel = self._measured(filters)
-        col = "per_accelerator" if bool(sel["higher_is_better"].iloc[0]) else "result"
-        return float(sel[col].median()), self.rows_of(sel)
+        rows = self._measured(filters)
+        col = "per_accelerator" if rows[0].higher_is_better else "result"
+        return float(np.median([getattr(r, col) for r in rows])), rows
 
     def spread(self, **filters: Any) -> tuple[Row, Row, list[Row]]:
         """Lowest and highest per-accelerator rows of the selection, and all its rows."""
-        sel = self._measured(filters)
-        col = "per_accelerator" if bool(sel["higher_is_better"].iloc[0]) else "result"
-        ordered = sel.sort_values([col, "result_id"], kind="stable")
-        rows = self.rows_of(ordered)
-        return rows[0], rows[-1], rows
+        rows = self._measured(filters)
+        col = "per_accelerator" if rows[0].higher_is_better else "result"
+        ordered = sorted(rows, key=lambda r: (getattr(r, col), r.result_id))
+        return ordered[0], ordered[-1], ordered
 
-    def _measured(self, filters: dict[str, Any]) -> pd.DataFrame:
-        sel = self.select(**filters)
-        hib = sel["higher_is_better"].astype(bool)
-        usable = sel[(hib & sel["per_accelerator"].notna()) | (~hib & sel["result"].notna())]
-        if usable.empty:
+    def _measured(self, filters: dict[str, Any]) -> list[Row]:
+        usable = engine.measured(self.select_rows(**dict(filters)))
+        if not usable:
             raise self.no_match(filters)
-        units = set(usable["units"])
+        units = {r.units for r in usable}
         if len(units) > 1:
             raise LookupFailed(
                 f"results matching {_shown(filters)} mix units ({', '.join(sorted(units))}); "
@@ -479,10 +529,15 @@ class ResultsTable:
             "accelerators": "accelerator",
             "systems": "system",
         }.get(what, what)
-        if col == "kind":
-            return sorted({k for s in self.df["submitter"].unique() for k in self.submitters.kinds(str(s))})
-        df = self.df if round is None else self.df[self.df["round"] == normalize_version(round)]
-        return sorted({str(x) for x in df[col].unique() if str(x).strip()})
+        key = (col, None if round is None else normalize_version(round))
+        if key not in self._names:  # asked again by every "no results match" message
+            if col == "kind":
+                found = {k for s in self.df["submitter"].unique() for k in self.submitters.kinds(str(s))}
+            else:
+                df = self.df if key[1] is None else self.df.iloc[self._positions(key[1], None, None)]
+                found = {str(x) for x in df[col].unique() if str(x).strip()}
+            self._names[key] = sorted(found)
+        return list(self._names[key])
 
     def suggestions(self, filters: dict[str, Any]) -> list[str]:
         rnd = filters.get("round")
