@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from generator.article.figures import DERIVED_KINDS, Figure
 from generator.article.render import Rendered
 from generator.check.document import Block, Document, Sentence
+from generator.check.vocabulary import ACCELERATOR, PER_ACCELERATOR
 from generator.data.table import Row
 
 #: figure kinds that compare two or more rows
@@ -56,6 +57,8 @@ class Claim:
     tol: float = 0.5  # half a unit of the last printed digit (typed numbers)
     misattributed: tuple[str, ...] = ()  # entries its sentence cites, which do not give the value
     suffix: str = ""  # ×, %, times (typed numbers)
+    cited: tuple[str, ...] = ()  # entries its footnotes cite (a typed number that matched nothing)
+    sides: tuple[Claim, ...] = ()  # the printed numbers a typed ratio or percentage relates
 
     @property
     def sentence(self) -> Sentence:
@@ -144,9 +147,11 @@ def typed_numbers(doc: Document, block: Block) -> list[tuple[re.Match[str], int]
 
 POWER_UNIT = re.compile(r"^\s*(?:[kMG]?W|[kMG]?Wh|watts?|kilowatts?|megawatts?|joules?|J)\b")
 PER_POWER = re.compile(r"^\s*(?:per|/)\s*(?:[kM]?W|watt|joule|J|kWh)\b", re.I)
-AFTER_UNIT_PER_GPU = re.compile(r"^\s*(?:per|/|a|each|for each)\s*(?:GPU|accelerator|chip|device)\b", re.I)
+AFTER_UNIT_PER_GPU = re.compile(
+    rf"^\s*(?:{PER_ACCELERATOR}|(?:a|each|for each)\s+{ACCELERATOR}\b)", re.I
+)
 BEFORE_PER_GPU = re.compile(
-    r"\bper[- ](?:GPU|accelerator|chip|device)\s+(?:throughputs?|values?|figures?|rates?|results?|numbers?|scores?|performance)?\s*(?:of|is|was|are|were|at|to|from|reached|rose to)?\s*$",
+    PER_ACCELERATOR + r"\s*(?:throughputs?|values?|figures?|rates?|results?|numbers?|scores?|performance)?\s*(?:of|is|was|are|were|at|to|from|reached|rose to)?\s*$",
     re.I,
 )
 
@@ -155,15 +160,21 @@ LATENCY_UNIT = re.compile(
     r"^\s*(?:ms|milliseconds?|s|secs?|seconds?)(?:\s+(?:per|a|each)\s+(?:sample|query|image|clip|video|request))?\b(?!\s*(?:per|/)\s*(?:k?W|watt|joule))",
     re.I,
 )
-_PER_GPU_LEAD = re.compile(r"\bper[- ](?:GPU|accelerator|chip)\b[^\d]*$", re.I)
+_PER_GPU_LEAD = re.compile(PER_ACCELERATOR + r"[^\d]*$", re.I)
+_PRODUCT = re.compile(r"\b(?=\w*\d)(?=\w*[A-Za-z])\w+\b")
+#: a number with its unit right before "per GPU": the "per GPU" qualifies that number
+_QUALIFIES = re.compile(r"\d(?:[\d,.]*\d)?\s*(?:[A-Za-z/]+\s*){0,3}$")
 
 
 class _Lead:
-    """'per GPU' earlier in the sentence with no number in between (product names may hold digits)."""
+    """'per GPU' earlier in the sentence with no number in between (product names may hold
+    digits), which does not qualify an earlier number ("15,990 tokens/s per GPU, from ...")."""
 
     @staticmethod
     def search(lead: str) -> bool:
-        return bool(_PER_GPU_LEAD.search(re.sub(r"\b(?=\w*\d)(?=\w*[A-Za-z])\w+\b", "w", lead)))
+        text = _PRODUCT.sub("w", lead)
+        m = _PER_GPU_LEAD.search(text)
+        return bool(m) and not _QUALIFIES.search(text[: m.start()])
 
 
 PER_GPU_LEAD = _Lead()

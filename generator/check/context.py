@@ -22,12 +22,16 @@ from generator.check.claims import (
 from generator.check.config import CheckConfig
 from generator.check.document import Block, Document, Sentence, parse
 from generator.check.matching import Match, Matcher, relation_values
-from generator.check.notes import Notes, find_notes
-from generator.check.vocabulary import Mentions, Vocabulary
+from generator.check.notes import Note, Notes, find_notes
+from generator.check.vocabulary import PER_ACCELERATOR, Mentions, Vocabulary, variant_of
 from generator.data.manifest import Manifest
 from generator.data.table import Row
 
 JINJA = re.compile(r"\{\{|\{%")
+#: the accuracy targets of benchmark variants ("-99", "-99.9"), as a share of the reference's score
+ACCURACY_TARGETS = {"95", "99", "99.0", "99.9"}
+ACCURACY_WORDS = re.compile(r"\baccuracy\b|\btargets?\b|\breference model", re.I)
+PER_GPU_HEADER = re.compile(PER_ACCELERATOR + r"|\bper\s?GPU", re.I)
 UNVERIFIED_NEAR = re.compile(r"\bunverified\b[^.;:,]*$", re.I)
 QUOTED = re.compile(r"“[^”]*”|\"[^\"\n]*\"")
 COMPARE_CUE = re.compile(
@@ -119,7 +123,7 @@ class Context:
         if header is None:
             return ""
         text = header.text
-        if re.search(r"per[- ]?(?:GPU|accelerator|chip)|/\s*GPU", text, re.I):
+        if PER_GPU_HEADER.search(text):
             return "per_gpu"
         if re.search(r"tokens?|samples?|queries|QPS|/s\b|per second", text, re.I):
             return "throughput"
@@ -136,6 +140,9 @@ class Context:
             return True  # "8x MI355X": a count in a product description
         if re.fullmatch(r"(?:19|20)\d\d", num) and not m.group("suffix"):
             return True  # a year
+        pct = (m.group("suffix") or "").strip() in ("%", "percent")
+        if pct and num in ACCURACY_TARGETS and ACCURACY_WORDS.search(b.words(b.sentence_at(m.start()))):
+            return True  # "Llama2-70b-99.9 (the 99.9% accuracy target)": a benchmark's target
         return bool(re.match(r"^(?:st|nd|rd|th)\b", after))
 
     def _typed(self, b: Block, m: re.Match[str]) -> Claim:
@@ -169,38 +176,57 @@ class Context:
     def _match(self, claims: list[Claim]) -> None:
         """Give typed numbers the rows they match (values first, then relations between them)."""
         assert self.matcher is not None
-        rounds = self.article_rounds
         for c in claims:
             if not c.typed or c.kind in ("entry", "money") or self.quoted(c.block, c.index):
                 continue
             if c.kind in ("result", "per_gpu", "number"):
                 if c.unit == "" and abs(c.value) < 1000:
                     continue  # a bare small number is a count or a label, not a result
-                m = self._context_mentions(c)
-                pool = self.matcher.candidates(m, rounds)
-                cited = self._note_entries(c.block)
-                matches = self._prefer(self.matcher.values(pool, c.value, c.tol, c.unit), m, cited)
-                if not matches and m.entries:  # the sentence cites an entry the value is not from
-                    wider = Mentions(rounds=m.rounds, benchmarks=m.benchmarks)
-                    matches = self._prefer(
-                        self.matcher.values(self.matcher.candidates(wider, rounds), c.value, c.tol, c.unit), m
-                    )
-                    if matches:
-                        c.misattributed = tuple(sorted(m.entries))
-                if matches:
-                    c.rows = tuple(dict.fromkeys(r for mt in matches for r in mt.rows))
-                    c.kind = matches[0].kind if len({mt.kind for mt in matches}) == 1 else c.kind
-                    c.basis = ("per_gpu",) if c.kind == "per_gpu" else ()
-                elif c.unit in ("throughput", "per_gpu"):
-                    c.candidates = [self.matcher.nearest(pool, c.value, c.unit)]
+                self._match_value(c)
         for c in claims:
             if c.typed and c.kind in ("ratio", "pct") and not self.quoted(c.block, c.index):
                 self._match_relation(c, claims)
 
+    def _match_value(self, c: Claim) -> None:
+        """The rows whose system result or per-accelerator value a typed number prints: among the
+        rows of the rounds and benchmark its text names and of the entries its footnotes cite,
+        those that fit best what the sentence, paragraph and footnotes name."""
+        assert self.matcher is not None
+        rounds = self.article_rounds
+        m = self._context_mentions(c)
+        cited = self._note_entries(c.block)
+        pool = self.matcher.candidates(m, rounds)
+        if not m.entries:  # the entries its footnotes cite, whatever round the text names
+            pool = list({r.key: r for r in (*pool, *self._cited_rows(cited, m))}.values())
+        named = self.mentions(c.block, c.sentence).rounds
+        matches = self._prefer(self.matcher.values(pool, c.value, c.tol, c.unit), m, cited, named)
+        unknown = {e for e in m.entries if e not in self.matcher.by_id}
+        if not matches and m.entries:  # the sentence cites an entry the value is not from
+            wider = Mentions(rounds=m.rounds, benchmarks=m.benchmarks, variants=m.variants)
+            found = self.matcher.values(self.matcher.candidates(wider, rounds), c.value, c.tol, c.unit)
+            matches = self._prefer(found, m, None, named)
+            if matches:
+                c.misattributed = tuple(sorted(m.entries))
+        elif matches and unknown and not {r.result_id for mt in matches for r in mt.rows} & m.entries:
+            c.misattributed = tuple(sorted(unknown))  # "(entry 6.1-0168)": a typo of the real entry
+        if matches:
+            c.rows = tuple(dict.fromkeys(r for mt in matches for r in mt.rows))
+            c.kind = matches[0].kind if len({mt.kind for mt in matches}) == 1 else c.kind
+            c.basis = ("per_gpu",) if c.kind == "per_gpu" else ()
+        elif c.unit in ("throughput", "per_gpu"):
+            c.candidates = [self.matcher.nearest(pool, c.value, c.unit)]
+            c.cited = tuple(sorted(cited))
+
+    def _cited_rows(self, cited: set[str], m: Mentions) -> list[Row]:
+        """Rows of the entries a block's footnotes cite, of the benchmarks its text names."""
+        assert self.matcher is not None
+        rows = [r for e in sorted(cited) for r in self.matcher.by_id.get(e, [])]
+        return [r for r in rows if not m.benchmarks or r.benchmark in m.benchmarks]
+
     def _typed_relation(self, c: Claim, claims: list[Claim]) -> bool:
         """Whether the ratio or percentage relates two numbers the text itself prints (composites,
         the article's own runs); their rows, if any, become the claim's."""
-        i = self.doc.blocks.index(c.block)
+        i = self.doc.index(c.block)
         near = {id(b) for b in self.doc.blocks[max(0, i - 2) : i + 1]}
         values = [
             x
@@ -255,10 +281,13 @@ class Context:
         p = self.mentions(c.block)
         t = self.vocab.read(self.rendered.article.title)
         cell = self._table_context(c)
+        variants = s.variants | p.variants | cell.variants
+        if not variants:  # "Llama2-70b-99.9, Server" in the footnote the sentence points at
+            variants = {v for n in self._notes_of(c.block) for v in self.vocab.read(n.text).variants}
         return Mentions(
             rounds=s.rounds or cell.rounds or set(self.article_rounds) or t.rounds,
             benchmarks=s.benchmarks or cell.benchmarks or p.benchmarks or t.benchmarks,
-            variants=s.variants | p.variants | cell.variants,
+            variants=variants,
             scenarios=s.scenarios or cell.scenarios or p.scenarios,
             categories=s.categories,
             divisions=s.divisions,
@@ -273,27 +302,47 @@ class Context:
             return Mentions()
         blocks = self.doc.blocks
         related = [x for x in blocks if x.table == b.table and (x.row in (0, b.row))]
-        i = blocks.index([x for x in blocks if x.table == b.table][0])
+        i = self.doc.index(self.doc.cells(b.table)[0])
         if i > 0 and blocks[i - 1].table < 0:
             related.append(blocks[i - 1])
         return self.vocab.read("\n".join(x.text for x in related))
 
+    def _notes_of(self, block: Block) -> list[Note]:
+        """The notes a block's markers point at; for a table cell, the markers of its table and
+        of the paragraph or caption right around it."""
+        blocks = [block]
+        if block.table >= 0:
+            cells = self.doc.cells(block.table)
+            i, j = self.doc.index(cells[0]), self.doc.index(cells[-1])
+            around = [self.doc.blocks[k] for k in (i - 1, j + 1) if 0 <= k < len(self.doc.blocks)]
+            blocks = cells + [x for x in around if x.table < 0]
+        ids = {id(x) for x in blocks}
+        labels = {m.label for m in self.notes.markers if id(m.block) in ids}
+        return [n for n in self.notes.notes if n.label in labels]
+
     def _note_entries(self, block: Block) -> set[str]:
         """Entries of the notes this block's markers point at."""
-        labels = {m.label for m in self.notes.markers if m.block is block}
-        return {e for n in self.notes.notes if n.label in labels for e in n.entries}
+        return {e for n in self._notes_of(block) for e in n.entries}
 
     @staticmethod
-    def _prefer(matches: list[Match], m: Mentions, cited: set[str] | None = None) -> list[Match]:
-        """The matches that fit best what the text names: its entries and scenario, and the
-        entries its footnotes list."""
+    def _prefer(
+        matches: list[Match], m: Mentions, cited: set[str] | None = None, rounds: set[str] | None = None
+    ) -> list[Match]:
+        """The matches that fit best what the text names: its entries, scenario, accuracy target
+        and round, and the entries its footnotes list (an entry that reports one value for
+        two accuracy targets is the one of the target the text names)."""
         if len(matches) <= 1:
             return matches
         listed = cited or set()
+        named = rounds or set()
 
         def score(mt: Match) -> int:
             return sum(
-                2 * (r.result_id in m.entries) + (r.scenario in m.scenarios) + (r.result_id in listed)
+                2 * (r.result_id in m.entries)
+                + (r.scenario in m.scenarios)
+                + (r.result_id in listed)
+                + (variant_of(r.benchmark) in m.variants)
+                + (r.round in named)
                 for r in mt.rows
             )
 

@@ -138,10 +138,27 @@ class Document:
 
     rendered: Rendered
     blocks: list[Block]
+    _index: dict[int, int] | None = field(default=None, repr=False, compare=False)
+    _tables: dict[int, list[Block]] | None = field(default=None, repr=False, compare=False)
 
     @property
     def markdown(self) -> str:
         return self.rendered.markdown
+
+    def index(self, block: Block) -> int:
+        """Where *block* stands in :attr:`blocks` (``blocks.index`` compares every field)."""
+        if self._index is None:
+            self._index = {id(b): i for i, b in enumerate(self.blocks)}
+        return self._index[id(block)]
+
+    def cells(self, table: int) -> list[Block]:
+        """The header and body cells of table number *table*, in order."""
+        if self._tables is None:
+            self._tables = {}
+            for b in self.blocks:
+                if b.table >= 0:
+                    self._tables.setdefault(b.table, []).append(b)
+        return self._tables.get(table, [])
 
     def position(self, offset: int) -> tuple[int, int]:
         line, col = self.rendered.position(offset)

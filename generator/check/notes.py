@@ -48,6 +48,11 @@ class Note:
     def block(self) -> Block:
         return self.blocks[0]
 
+    @property
+    def cites_results(self) -> bool:
+        """A note about MLPerf® results (not a plain aside): it names the suite, a retrieval or an entry."""
+        return bool(re.search(r"MLPerf|Retrieved|retrieved", self.raw) or ENTRY.search(self.text))
+
 
 @dataclass
 class Marker:

@@ -19,6 +19,9 @@ WORD_NUMBERS = {
     "eight": 8, "nine": 9, "ten": 10, "twelve": 12, "sixteen": 16, "thirty-two": 32, "sixty-four": 64,
 }  # fmt: skip
 _GPU_NOUN = r"(?:GPUs?|accelerators?|chips?|devices?|NPUs?|TPUs?|cards?|processors?|sockets?)"
+ACCELERATOR = r"(?:GPU|accelerator|chip|device|card|NPU|TPU)s?"
+#: "per GPU", "per-GPU", "/GPU", and with the product named: "per B300 GPU", "per Instinct MI355X accelerator"
+PER_ACCELERATOR = rf"(?:\bper[- ]|/\s*)(?:(?-i:[A-Z][\w.+-]*)\s+){{0,2}}{ACCELERATOR}\b"
 CHIP_COUNT = [
     re.compile(rf"(?<![\w.,])(\d{{1,3}}(?:,\d{{3}})*|\d+)(?:\s+|-)(?:[A-Z][\w-]*\s+){{0,3}}{_GPU_NOUN}\b"),
     re.compile(rf"(?<![\w.,])(\d+)-(?:{_GPU_NOUN}|way|node)\b", re.I),

@@ -28,7 +28,8 @@ DERIVED_STATEMENT = re.compile(
     r"\b(?:derived|computed|calculated|divided)\b[^.]{0,200}?\b(?:not\s+(?:an?\s+)?(?:official|verified|MLPerf|results?\s+published)|unofficial)|"
     r"\bnot\s+(?:an?\s+)?(?:official|verified)\s+MLPerf®?\s+(?:metrics?|results?|scores?)|"
     r"\b(?:is|are)\s+not\s+(?:an?\s+)?official\b[^.]{0,80}\b(?:metrics?|scores?|results?)|"
-    r"\b(?:derived|computed)\s+(?:metrics?|values?|figures?)\b[^.]{0,80}\bnot\b",
+    r"\b(?:derived|computed)\s+(?:metrics?|values?|figures?)\b[^.]{0,80}\bnot\b|"
+    r"\b(?:is|are)\s+(?:an?\s+|the\s+)?derived\s+(?:metrics?|values?|figures?)\b",
     re.I,
 )
 VERBATIM = [
@@ -114,7 +115,7 @@ def claims_in(ctx: Context, block: Block, s: Sentence | None = None) -> list[Cla
 def section_of(ctx: Context, block: Block) -> list[Block]:
     """The prose blocks between the headings around *block* (generated blocks and notes left out)."""
     blocks = ctx.doc.blocks
-    i = blocks.index(block)
+    i = ctx.doc.index(block)
     start = next((j for j in range(i, -1, -1) if blocks[j].kind == "heading"), 0)
     end = next((j for j in range(i + 1, len(blocks)) if blocks[j].kind == "heading"), len(blocks))
     return [b for b in blocks[start:end] if not b.generated and id(b) not in ctx.note_blocks]

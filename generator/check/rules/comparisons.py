@@ -72,10 +72,10 @@ def _introductions(
 
 def _table_scope(ctx: Context, b: Block) -> list[tuple[Block, Sentence | None]]:
     blocks = ctx.doc.blocks
-    cells = [x for x in blocks if x.table == b.table]
-    first = blocks.index(cells[0])
+    cells = ctx.doc.cells(b.table)
+    first = ctx.doc.index(cells[0])
     out: list[tuple[Block, Sentence | None]] = [(x, None) for x in cells]
-    for i in (first - 1, blocks.index(cells[-1]) + 1):
+    for i in (first - 1, ctx.doc.index(cells[-1]) + 1):
         if 0 <= i < len(blocks) and blocks[i].table < 0 and not blocks[i].generated:
             out.append((blocks[i], None))
     return out

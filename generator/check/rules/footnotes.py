@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 from generator.check.claims import Claim
 from generator.check.context import Context
-from generator.check.document import Block
+from generator.check.document import Block, Document
 from generator.check.notes import Note
 from generator.check.registry import Issue, rule
 from generator.check.rules.common import LEGEND_CORE, at, at_claim, at_note, label
@@ -24,10 +24,6 @@ DATE = re.compile(
 )
 SOURCE = re.compile(r"https?://|www\.|\bmlcommons\.org\b|\bgithub\.com\b", re.I)
 SCENARIO_WORD = re.compile(r"\b(?:Server|Offline|Interactive|Single[- ]?Stream|Multi[- ]?Stream)\b", re.I)
-
-
-def _cites_results(n: Note) -> bool:
-    return bool(re.search(r"MLPerf|Retrieved|retrieved", n.raw) or ENTRY.search(n.text))
 
 
 def _cited(c: Claim) -> bool:
@@ -82,14 +78,13 @@ def claim_without_marker(ctx: Context) -> Iterator[Issue]:
     "Note:"), carries a marker. A figure restated from a marked paragraph above (the same
     printed value) needs no second marker."""
     marked = {id(m.block) for m in ctx.notes.markers}
-    blocks = ctx.doc.blocks
     earlier: set[str] = set()
     seen: set[int] = set()
     for c in ctx.claims:
         b = c.block
         if not c.rows or c.kind == "entry" or id(b) in ctx.note_blocks or b.kind == "heading":
             continue  # a title is not where a reader looks for a marker
-        if any(id(x) in marked for x in _marker_scope(blocks, b)):
+        if any(id(x) in marked for x in _marker_scope(ctx.doc, b)):
             earlier.add(c.text)
             continue
         if c.text in earlier or id(b) in seen:
@@ -114,14 +109,15 @@ def is_caption(b: Block) -> bool:
     return b.kind == "paragraph" and bool(CAPTION.match(b.text) or EMPHASIZED.match(b.raw))
 
 
-def _marker_scope(blocks: list[Block], b: Block) -> list[Block]:
+def _marker_scope(doc: Document, b: Block) -> list[Block]:
     """The block; for a table cell, its whole table with the caption above or below it."""
+    blocks = doc.blocks
     if b.table < 0:
-        i = blocks.index(b)
+        i = doc.index(b)
         after = [blocks[i + 1]] if i + 1 < len(blocks) and is_caption(blocks[i + 1]) else []
         return [b, *after]
-    cells = [x for x in blocks if x.table == b.table]
-    first, last = blocks.index(cells[0]), blocks.index(cells[-1])
+    cells = doc.cells(b.table)
+    first, last = doc.index(cells[0]), doc.index(cells[-1])
     around = [
         blocks[i]
         for i in (first - 1, last + 1)
@@ -181,7 +177,7 @@ def footnote_incomplete(ctx: Context) -> Iterator[Issue]:
     division; the benchmark name and scenario; the date and source of retrieval; the result
     ID; and the trademark legend."""
     for n in ctx.notes.notes:
-        if n.generated or not _cites_results(n):
+        if n.generated or not n.cites_results:
             continue
         for what in _missing(n, ctx):
             yield at_note(
@@ -311,16 +307,11 @@ def entry_context(ctx: Context, b: Block, index: int) -> tuple[set[str], set[str
         return named.benchmarks, named.scenarios
     if b.table >= 0:
         blocks = ctx.doc.blocks
-        cells = [x for x in blocks if x.table == b.table]
-        i = blocks.index(cells[0])
+        cells = ctx.doc.cells(b.table)
+        i, j = ctx.doc.index(cells[0]), ctx.doc.index(cells[-1])
         text = "\n".join(
             [x.text for x in cells if x.row in (0, b.row)]
-            + [
-                x.text
-                for x in blocks[max(0, i - 1) : i]
-                + blocks[blocks.index(cells[-1]) + 1 : blocks.index(cells[-1]) + 2]
-                if x.table < 0
-            ]
+            + [x.text for x in blocks[max(0, i - 1) : i] + blocks[j + 1 : j + 2] if x.table < 0]
         )
         named = ctx.vocab.read(text)
         return named.benchmarks, named.scenarios

@@ -10,6 +10,7 @@ from generator.check.claims import Claim
 from generator.check.context import Context
 from generator.check.registry import Issue, rule
 from generator.check.rules.common import at_claim, everything, label, states_derived
+from generator.check.vocabulary import PER_ACCELERATOR
 
 HEDGE = re.compile(
     r"\b(?:would|could|might|hypothetical\w*|projected|projection|estimat\w*|on the order of|if\b|assum\w*|suppose|imagine)\b",
@@ -23,13 +24,13 @@ OWN = re.compile(
     r"\bunverified\b|\bour (?:own|internal|lab)\b|\bin-house\b|\binternal (?:run|test|measurement)s?\b", re.I
 )
 PER_GPU_DERIVED = re.compile(
-    r"per[- ](?:GPU|accelerator|chip)[^.]{0,100}\b(?:derived|computed|calculated|divid\w*|not official)|"
-    r"\b(?:derived|computed|calculated|divid\w*)\b[^.]{0,100}\bper[- ](?:GPU|accelerator|chip)|"
+    PER_ACCELERATOR + r"[^.]{0,100}\b(?:derived|computed|calculated|divid\w*|not official)|"
+    r"\b(?:derived|computed|calculated|divid\w*)\b[^.]{0,100}" + PER_ACCELERATOR + "|"
     r"\bdivid\w* (?:each |every |the )?(?:system )?results? by\b",
     re.I,
 )
 AS_RESULT = re.compile(
-    r"\bper[- ](?:GPU|accelerator)\s+(?:results?|scores?)\s+(?:of\s+|is\s+|was\s+)?$|\bscor(?:es|ed|ing)\s+$",
+    PER_ACCELERATOR + r"\s+(?:results?|scores?)\s+(?:of\s+|is\s+|was\s+)?$|\bscor(?:es|ed|ing)\s+$",
     re.I,
 )
 LOCAL_DERIVED = re.compile(r"\bderiv\w*|\bdivid\w*|\bwe comput\w*|\bour calculation", re.I)

@@ -16,7 +16,7 @@ from generator.check.context import Context
 from generator.check.document import Block, Sentence
 from generator.check.registry import Issue, rule
 from generator.check.rules.common import at, claims_in
-from generator.check.vocabulary import Mentions
+from generator.check.vocabulary import PER_ACCELERATOR, Mentions
 from generator.data.table import Row
 
 MAXIMUM = re.compile(
@@ -65,7 +65,7 @@ def _scope_missing(ctx: Context, b: Block, s: Sentence) -> list[str]:
     if (
         not m.strict_chips
         and not ANY_SIZE.search(text)
-        and not re.search(r"\bper[- ](?:GPU|accelerator)\b", text, re.I)
+        and not re.search(PER_ACCELERATOR, text, re.I)
     ):
         missing.append("chip count")
     return missing
@@ -207,7 +207,7 @@ def _title_superlative(ctx: Context) -> Iterator[Issue]:
             ("round", named.rounds),
             ("scenario", named.scenarios),
             ("category", named.categories),
-            ("chip count", named.strict_chips or re.search(r"per[- ]GPU", title, re.I)),
+            ("chip count", named.strict_chips or re.search(PER_ACCELERATOR, title, re.I)),
         )
         if not ok
     ]

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from generator.article.footnotes import INTERACTIVE_SINCE
 from generator.check.claims import Claim
 from generator.check.context import COMPARE_CUE, Context
 from generator.check.registry import Issue, rule
@@ -22,6 +23,8 @@ from generator.check.rules.common import (
     states_derived,
     states_not_verified,
 )
+from generator.data.results import version_key
+from generator.data.table import Row
 
 OFFICIAL = re.compile(r"\b(?:MLCommons[- ])?(?:official(?:ly)?|verified|certified)\b", re.I)
 NEGATED = re.compile(r"(?:\bnot|\bnever|\bno|\bnon|\bun|\bnor)[\s-]*(?:an?\s+|the\s+|yet\s+|been\s+)?$", re.I)
@@ -228,26 +231,42 @@ def official_called_unverified(ctx: Context) -> Iterator[Issue]:
             return
 
 
+def flagged(r: Row) -> bool:
+    """Whether a row's ``inferred`` flag tells the reader something about that result.
+
+    From v6.0 on, the submission checker sets the flag on every Interactive result: it compares
+    the scenario's name ("Interactive") with the one LoadGen logged for the run ("server", as
+    Interactive runs as a Server test under tighter latency bounds), and its exception for that
+    pair is spelled in lower case, so it never applies. There the flag is a property of the
+    scenario and the results were measured; elsewhere it marks a result the rules let an edge
+    system infer from another scenario's run, or a scenario folder the checker did not match."""
+    scenario_wide = r.scenario == "Interactive" and version_key(r.round) >= INTERACTIVE_SINCE
+    return bool(r.inferred) and not scenario_wide
+
+
 @rule(
     "MLP016",
     "inferred-undisclosed",
     family="verification",
     severity="warning",
     guideline="§10 Statements must be clear and correct",
-    summary="Results the official file marks inferred, cited without a footnote explaining the flag.",
-    bad="Entry 6.1-0106 delivered 7,211 tokens/s per GPU in DeepSeek-R1 Interactive.[1]  (note [1] says nothing of it)",
-    good="[1] ... The official files mark every Interactive result of v6.0 and later inferred: the submission checker sets the flag for the whole scenario; the results were measured.",
+    summary="Results the official file marks inferred (other than v6.0+ Interactive ones), cited without a footnote explaining the flag.",
+    bad="The DL345 Gen12 processed 146.207 samples/s on YOLO-95 Offline.[1]  (6.1-0054, flagged inferred; note [1] says nothing of it)",
+    good="[1] ... The official file marks the 6.1-0054 YOLO-95 Offline result as inferred: an edge system may report it from another scenario's run.",
 )
 def inferred_undisclosed(ctx: Context) -> Iterator[Issue]:
     """Reports, once per article, cited results whose ``inferred`` flag is set when no footnote
-    mentions it. From v6.0 on the submission checker sets the flag for every Interactive result
-    (it compares the scenario's name with the Server scenario the run used), so the generated
-    footnotes explain it once; other inferred results (edge scenarios derived from another
-    scenario's run) are named."""
-    inferred = [c for c in ctx.claims if c.kind != "entry" and any(r.inferred for r in c.rows)]
+    mentions it: an edge result inferred from another scenario's run, or a flag the submission
+    checker set for a scenario folder it did not match, reads as a measured result otherwise.
+
+    The flag on Interactive results of v6.0 and later is not reported: the submission checker
+    sets it on every one of them (see :func:`flagged`), so it says nothing about the result
+    cited and a hand-written article need not explain it. The generated footnotes still say
+    once per note what it means, for readers who open the official file."""
+    inferred = [c for c in ctx.claims if c.kind != "entry" and any(flagged(r) for r in c.rows)]
     if not inferred or re.search(r"\binferred\b", ctx.notes.text(), re.I):
         return
-    rows = sorted({label(r) for c in inferred for r in c.rows if r.inferred})
+    rows = sorted({label(r) for c in inferred for r in c.rows if flagged(r)})
     shown = ", ".join(rows[:4]) + (f" and {len(rows) - 4} more" if len(rows) > 4 else "")
     yield at_claim(
         inferred[0],
