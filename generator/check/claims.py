@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from generator.article.figures import DERIVED_KINDS, Figure
 from generator.article.render import Rendered
 from generator.check.document import Block, Document, Sentence
-from generator.check.vocabulary import ACCELERATOR, PER_ACCELERATOR
+from generator.check.vocabulary import ACCELERATOR, PER_ACCELERATOR, PRODUCT_WORDS
 from generator.data.table import Row
 
 #: figure kinds that compare two or more rows
@@ -148,10 +148,11 @@ def typed_numbers(doc: Document, block: Block) -> list[tuple[re.Match[str], int]
 POWER_UNIT = re.compile(r"^\s*(?:[kMG]?W|[kMG]?Wh|watts?|kilowatts?|megawatts?|joules?|J)\b")
 PER_POWER = re.compile(r"^\s*(?:per|/)\s*(?:[kM]?W|watt|joule|J|kWh)\b", re.I)
 AFTER_UNIT_PER_GPU = re.compile(
-    rf"^\s*(?:{PER_ACCELERATOR}|(?:a|each|for each)\s+{ACCELERATOR}\b)", re.I
+    rf"^\s*(?:{PER_ACCELERATOR}|(?:for\s+)?each\s+{PRODUCT_WORDS}{ACCELERATOR}\b|a\s+{ACCELERATOR}\b)", re.I
 )
 BEFORE_PER_GPU = re.compile(
-    PER_ACCELERATOR + r"\s*(?:throughputs?|values?|figures?|rates?|results?|numbers?|scores?|performance)?\s*(?:of|is|was|are|were|at|to|from|reached|rose to)?\s*$",
+    PER_ACCELERATOR
+    + r"\s*(?:throughputs?|values?|figures?|rates?|results?|numbers?|scores?|performance)?\s*(?:of|is|was|are|were|at|to|from|reached|rose to)?\s*$",
     re.I,
 )
 
@@ -161,7 +162,8 @@ LATENCY_UNIT = re.compile(
     re.I,
 )
 _PER_GPU_LEAD = re.compile(PER_ACCELERATOR + r"[^\d]*$", re.I)
-_PRODUCT = re.compile(r"\b(?=\w*\d)(?=\w*[A-Za-z])\w+\b")
+#: product names and sizes, whose digits are not numbers: "B300", "NVL72", "8-GPU", "4x"
+_PRODUCT = re.compile(r"\b(?=\w*\d)(?=\w*[A-Za-z])\w+\b|\b\d+-[A-Za-z][\w-]*")
 #: a number with its unit right before "per GPU": the "per GPU" qualifies that number
 _QUALIFIES = re.compile(r"\d(?:[\d,.]*\d)?\s*(?:[A-Za-z/]+\s*){0,3}$")
 
@@ -174,7 +176,7 @@ class _Lead:
     def search(lead: str) -> bool:
         text = _PRODUCT.sub("w", lead)
         m = _PER_GPU_LEAD.search(text)
-        return bool(m) and not _QUALIFIES.search(text[: m.start()])
+        return m is not None and not _QUALIFIES.search(text[: m.start()])
 
 
 PER_GPU_LEAD = _Lead()

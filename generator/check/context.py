@@ -200,14 +200,15 @@ class Context:
             pool = list({r.key: r for r in (*pool, *self._cited_rows(cited, m))}.values())
         named = self.mentions(c.block, c.sentence).rounds
         matches = self._prefer(self.matcher.values(pool, c.value, c.tol, c.unit), m, cited, named)
-        unknown = {e for e in m.entries if e not in self.matcher.by_id}
+        said = m.entries | cited  # the entries its sentence and its footnotes cite
+        unknown = {e for e in said if e not in self.matcher.by_id}
         if not matches and m.entries:  # the sentence cites an entry the value is not from
             wider = Mentions(rounds=m.rounds, benchmarks=m.benchmarks, variants=m.variants)
             found = self.matcher.values(self.matcher.candidates(wider, rounds), c.value, c.tol, c.unit)
             matches = self._prefer(found, m, None, named)
             if matches:
                 c.misattributed = tuple(sorted(m.entries))
-        elif matches and unknown and not {r.result_id for mt in matches for r in mt.rows} & m.entries:
+        elif matches and unknown and not {r.result_id for mt in matches for r in mt.rows} & said:
             c.misattributed = tuple(sorted(unknown))  # "(entry 6.1-0168)": a typo of the real entry
         if matches:
             c.rows = tuple(dict.fromkeys(r for mt in matches for r in mt.rows))
@@ -243,6 +244,7 @@ class Context:
                 for _, v in relation_values(a.value, b.value, c.suffix):
                     if abs(v - c.value) <= c.tol * (1 + 1e-9):
                         c.rows = tuple(dict.fromkeys((*a.rows, *b.rows)))
+                        c.sides = (a, b)
                         return True
         return False
 
@@ -271,8 +273,11 @@ class Context:
                 c.basis = ("per_gpu",) if found[0].basis == "per_gpu" else ("result",)
                 return
         if len(near) >= 2:
+            values = [r for x in same if x.kind != "entry" for r in x.rows]
+            gives = self.matcher.closest_relation(values if len(values) >= 2 else near, c)
             c.candidates = [
-                f"the rows it compares ({', '.join(sorted({r.result_id for r in near}))}) give no such {c.kind}"
+                f"the rows it compares ({', '.join(sorted({r.result_id for r in near}))}) give "
+                + (f"{gives}, not {c.text}" if gives else f"no {c.text}")
             ]
 
     def _context_mentions(self, c: Claim) -> Mentions:

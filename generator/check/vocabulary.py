@@ -21,7 +21,8 @@ WORD_NUMBERS = {
 _GPU_NOUN = r"(?:GPUs?|accelerators?|chips?|devices?|NPUs?|TPUs?|cards?|processors?|sockets?)"
 ACCELERATOR = r"(?:GPU|accelerator|chip|device|card|NPU|TPU)s?"
 #: "per GPU", "per-GPU", "/GPU", and with the product named: "per B300 GPU", "per Instinct MI355X accelerator"
-PER_ACCELERATOR = rf"(?:\bper[- ]|/\s*)(?:(?-i:[A-Z][\w.+-]*)\s+){{0,2}}{ACCELERATOR}\b"
+PRODUCT_WORDS = r"(?:(?-i:[A-Z][\w.+-]*)\s+){0,3}"
+PER_ACCELERATOR = rf"(?:\bper[- ]|/\s*){PRODUCT_WORDS}{ACCELERATOR}\b"
 CHIP_COUNT = [
     re.compile(rf"(?<![\w.,])(\d{{1,3}}(?:,\d{{3}})*|\d+)(?:\s+|-)(?:[A-Z][\w-]*\s+){{0,3}}{_GPU_NOUN}\b"),
     re.compile(rf"(?<![\w.,])(\d+)-(?:{_GPU_NOUN}|way|node)\b", re.I),

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from generator.check.claims import Claim
 from generator.check.context import COMPARE_CUE, Context
@@ -49,8 +49,13 @@ def _unique_rows(rows: list[Row]) -> list[Row]:
 
 
 def _sentence_scope(ctx: Context, c: Claim, rows: list[Row]) -> list[tuple[Block, Sentence | None]]:
-    """The paragraph that prints the comparison."""
-    return [(c.block, None)]
+    """The paragraph that prints the comparison, and the paragraphs that print its sides when a
+    percentage restates them ("... 103,627 tokens/s, 2.0% more." then "so the 2.0% mixes ...")."""
+    out: list[tuple[Block, Sentence | None]] = [(c.block, None)]
+    for x in c.sides:
+        if all(x.block is not b for b, _ in out):
+            out.append((x.block, None))
+    return out
 
 
 def _introductions(
@@ -151,38 +156,86 @@ def _named(ctx: Context, cmp: Comparison) -> Mentions:
     return m
 
 
-def undisclosed(ctx: Context, cmp: Comparison) -> list[str]:
-    """The differences between the sides that the comparison's scope does not identify."""
+T = TypeVar("T")
+
+
+@dataclass
+class Difference:
+    """One attribute in which the sides of a comparison differ, unstated where it is printed."""
+
+    #: version, division, category, scenario, chip count, benchmark, accuracy target, verified status
+    what: str
+    values: list[str]  # each side's value as a reader would write it, in the order the sides appear
+    unnamed: list[str]  # the values the comparison's scope must name
+
+    def phrase(self) -> str:
+        """ "Offline with Server results", "v6.1 with v6.0 results"."""
+        if self.what == "verified status":
+            return "an unverified result with verified ones"
+        if len(self.values) == 2:
+            return f"{self.values[0]} with {self.values[1]} results"
+        return f"{', '.join(self.values[:-1])} and {self.values[-1]} results"
+
+    def help(self) -> str:
+        """What to write, with this comparison's own values."""
+        v, n = self.values, self.unnamed
+        examples = {
+            "version": f'name {" and ".join(n)} beside the result it gave, e.g. "... in MLPerf® Inference {n[0]}"',
+            "division": f'name each side\'s division, e.g. "the {v[0]} result ... the {v[1]} one"',
+            "category": f'name each side\'s category, e.g. "the {v[0]} system ... the {v[1]} one"',
+            "scenario": f'name each side\'s scenario, e.g. "... in the {v[0]} scenario ... in the {v[1]} scenario"',
+            "chip count": f'state each side\'s chip count, e.g. "the {v[0]} system ... the {v[1]} one"',
+            "benchmark": f'name each side\'s benchmark, e.g. "on {v[0]} ... on {v[1]}"',
+            "accuracy target": f'name each side\'s benchmark with its accuracy target, e.g. "{v[0]} ... {v[1]}"',
+            "verified status": "say which result is unverified",
+        }
+        return examples[self.what]
+
+
+def _in_order(values: list[T]) -> list[T]:
+    return list(dict.fromkeys(values))
+
+
+def undisclosed(ctx: Context, cmp: Comparison) -> list[Difference]:
+    """The differences between the sides that the comparison's scope does not identify. With
+    *k* values of one attribute, naming *k − 1* of them identifies it; of the rounds, every one
+    but the newest (which may be the article's own) must be named."""
     rows, named, out = cmp.rows, _named(ctx, cmp), []
 
-    def check(what: str, values: set, shown: set, fmt=str) -> None:  # type: ignore[no-untyped-def]
-        if len(values) > 1 and len(values - shown) > 1:
-            vals = sorted(values, key=str)
-            out.append(
-                f"{what} ({', '.join(fmt(v) for v in vals)}; name {', '.join(fmt(v) for v in vals if v not in shown)})"
-            )
+    def check(what: str, values: list, shown: set, fmt: Callable[[Any], str] = str) -> None:
+        values = _in_order(values)
+        if len(values) > 1 and len(set(values) - shown) > 1:
+            out.append(Difference(what, [fmt(v) for v in values], [fmt(v) for v in values if v not in shown]))
 
-    rounds = sorted({r.round for r in rows}, key=version_key)
-    older = [v for v in rounds[:-1] if v not in named.rounds]
-    if older:  # the newest round may be the article's own; every older one must be named
-        out.append(
-            f"version ({', '.join('v' + v for v in rounds)}; name {', '.join('v' + v for v in older)})"
-        )
-    check("division", {r.division for r in rows}, named.divisions, str.capitalize)
-    check("category", {r.category for r in rows}, named.categories, cat)
-    check("scenario", {r.scenario for r in rows}, named.scenarios)
+    rounds = _in_order([r.round for r in rows])
+    newest = max(rounds, key=version_key)
+    older = [v for v in rounds if v != newest and v not in named.rounds]
+    if older:
+        out.append(Difference("version", [f"v{v}" for v in rounds], [f"v{v}" for v in older]))
+    check("division", [r.division for r in rows], named.divisions, lambda d: f"{d.capitalize()}-division")
+    check("category", [r.category for r in rows], named.categories, cat)
+    check("scenario", [r.scenario for r in rows], named.scenarios)
     if all(r.gpus for r in rows):  # CPU-only systems have no accelerator count to state
-        check("chip count", {r.gpus for r in rows}, named.chips)
-    fams = {family_of(r.benchmark) for r in rows}
-    check("benchmark", fams, {family_of(b) for b in named.benchmarks})
-    if len(fams) == 1:
-        check("accuracy target", {variant_of(r.benchmark) or "base" for r in rows}, named.variants)
+        check("chip count", [r.gpus for r in rows], named.chips, lambda n: f"{n}-GPU")
+    fams = [family_of(r.benchmark) for r in rows]
+    of_family = {family_of(r.benchmark): r.benchmark for r in reversed(rows)}
+    check("benchmark", fams, {family_of(b) for b in named.benchmarks}, lambda f: _display(ctx, of_family[f]))
+    if len(set(fams)) == 1:
+        variants = [variant_of(r.benchmark) or "base" for r in rows]
+        of_variant = {variant_of(r.benchmark) or "base": r.benchmark for r in rows}
+        check("accuracy target", variants, named.variants, lambda v: _display(ctx, of_variant[v]))
     sides_unverified = cmp.anchor.unverified or any(
         c.unverified for b, s in cmp.scope for c in claims_in(ctx, b, s)
     )
     if sides_unverified and not named.unverified:
-        out.append("verified status (one side is unverified; say so)")
+        out.append(Difference("verified status", ["unverified", "verified"], ["unverified"]))
     return out
+
+
+def _display(ctx: Context, benchmark: str) -> str:
+    """A benchmark as readers know it: its name in data/benchmarks.toml ("Llama2-70b-99.9")."""
+    rule_ = ctx.manifest.rules.benchmarks.get(benchmark)
+    return rule_.name if rule_ else benchmark
 
 
 @rule(
@@ -209,8 +262,8 @@ def difference_undisclosed(ctx: Context) -> Iterator[Issue]:
             where = "table" if cmp.table else "sentence"
             yield at_claim(
                 cmp.anchor,
-                f"{cmp.anchor.text} compares rows that differ in {'; '.join(missing)}, and its {where} does not say so",
-                'state each difference beside the comparison, e.g. "the 72-GPU Preview rack ... the 8-GPU Available system"',
+                f"{cmp.anchor.text} compares {' and '.join(d.phrase() for d in missing)}, and its {where} does not say so",
+                "; ".join(d.help() for d in missing),
             )
 
 
@@ -322,7 +375,10 @@ def _misnamed(ctx: Context, c: Claim) -> str:
     """What the sentence names wrongly about the value *c*, or ""."""
     r = c.rows[0]
     m = ctx.mentions(c.block, c.sentence)
-    others = [x for x in claims_in(ctx, c.block, c.sentence) if x is not c and x.rows and x.kind != "entry"]
+    here = claims_in(ctx, c.block, c.sentence)
+    if any(x.typed and not x.rows and x.unit in ("throughput", "per_gpu") for x in here):
+        return ""  # what it names may describe a number that matched nothing (MLP029 reports that)
+    others = [x for x in here if x is not c and x.rows and x.kind != "entry"]
     about_one = {
         x.rows[0].result_id
         for x in claims_in(ctx, c.block)

@@ -260,6 +260,10 @@ def unknown_entry(ctx: Context) -> Iterator[Issue]:
                 if rnd in rounds
                 else f"is from round v{rnd}, which is not loaded"
             )
+            owner = [c for c in ctx.claims if e in c.misattributed and c.rows]
+            if owner:  # the value it is cited for names the real entry
+                r = owner[0].rows[0]
+                why += f"; {owner[0].text} is the {r.benchmark} {r.scenario} result of {r.result_id}"
             yield at(b, m.start(), f"entry {e} {why}", "check the ID against the official results")
 
 

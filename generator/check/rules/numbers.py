@@ -150,9 +150,12 @@ def matches_no_entry(ctx: Context) -> Iterator[Issue]:
             )
             near = f" (nearest: {c.candidates[0]})" if c.candidates and c.candidates[0] else ""
             what = "per GPU" if c.unit == "per_gpu" else "system result"
+            named = {r for r in rounds.replace("v", "").split(", ")}
+            other = [e for e in c.cited if e.split("-")[0] not in named]
+            also = f", nor does {', '.join(other)}, which its footnote cites" if other else ""
             yield at_claim(
                 c,
-                f"{c.text} ({what}): no {rounds} entry gives this{near}",
+                f"{c.text} ({what}): no {rounds} entry gives this{also}{near}",
                 "correct the number, or cite the entry it comes from",
             )
 

@@ -62,11 +62,7 @@ def _scope_missing(ctx: Context, b: Block, s: Sentence) -> list[str]:
         missing.append("scenario")
     if not m.categories and not ANY_CATEGORY.search(text):
         missing.append("category")
-    if (
-        not m.strict_chips
-        and not ANY_SIZE.search(text)
-        and not re.search(PER_ACCELERATOR, text, re.I)
-    ):
+    if not m.strict_chips and not ANY_SIZE.search(text) and not re.search(PER_ACCELERATOR, text, re.I):
         missing.append("chip count")
     return missing
 
