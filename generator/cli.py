@@ -219,7 +219,14 @@ def check(
     if rules_doc:
         click.echo(rules_markdown(), nl=False)
         return
-    findings = run_checks(_project(ctx), list(paths), results, config=check_config, jobs=jobs)
+    try:
+        project = _project(ctx)
+    except GpuInsightsError as exc:  # no publication to check in: a usage error (exit 2)
+        raise click.UsageError(exc.format_message(), ctx) from None
+    empty = [p for p in paths if p.is_dir() and not any(p.rglob("*.md"))]
+    if empty:
+        raise click.UsageError(f"{empty[0]}: no articles (*.md) in this folder or its sub-folders", ctx)
+    findings = run_checks(project, list(paths), results, config=check_config, jobs=jobs)
     if fmt == "json":
         click.echo(json.dumps([f.as_dict() for f in findings], indent=1, ensure_ascii=False))
     else:

@@ -390,11 +390,17 @@ def build(
 
 
 def article_paths(project: Project, paths: list[Path]) -> list[Path]:
+    """The articles to check: *paths*, each folder among them searched through its sub-folders
+    (hidden ones left out); with no paths, the publication's content/."""
     if not paths:
         return sorted(project.content_dir.glob("*.md"))
     out: list[Path] = []
     for p in paths:
-        out.extend(sorted(p.glob("*.md")) if p.is_dir() else [p])
+        if not p.is_dir():
+            out.append(p)
+            continue
+        found = (f for f in p.rglob("*.md") if not any(x.startswith(".") for x in f.relative_to(p).parts))
+        out.extend(sorted(found))
     return out
 
 
