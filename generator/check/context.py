@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import Any
 
 from generator.article.render import Rendered
 from generator.check.claims import (
@@ -57,6 +58,9 @@ class Context:
         self.doc = parse(self.rendered)
         self.notes = find_notes(self.doc)
         self._mentions: dict[tuple[int, int, int], Mentions] = {}
+        self._quotes: dict[int, list[tuple[int, int]]] = {}
+        #: what a rule family computes once per article and its rules share (comparisons, ...)
+        self.memo: dict[str, Any] = {}
 
     # ------------------------------------------------------------------ the article
     @property
@@ -87,7 +91,22 @@ class Context:
         """Whether a position is inside a quotation (a statement by someone else)."""
         if block.kind == "quote":
             return True
-        return any(m.start() < index < m.end() for m in QUOTED.finditer(block.text))
+        spans = self._quotes.get(id(block))
+        if spans is None:
+            spans = self._quotes[id(block)] = [(m.start(), m.end()) for m in QUOTED.finditer(block.text)]
+        return any(a < index < z for a, z in spans)
+
+    def claims_in(self, block: Block, s: Sentence | None = None) -> list[Claim]:
+        """The claims printed in *block* (in its sentence *s*), in order."""
+        here = self._claims_by_block.get(id(block), [])
+        return here if s is None else [c for c in here if s.start <= c.index < s.end]
+
+    @cached_property
+    def _claims_by_block(self) -> dict[int, list[Claim]]:
+        out: dict[int, list[Claim]] = {}
+        for c in self.claims:
+            out.setdefault(id(c.block), []).append(c)
+        return out
 
     # ------------------------------------------------------------------ claims
     @cached_property

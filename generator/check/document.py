@@ -13,11 +13,13 @@ never count as an article's own disclosure.
 from __future__ import annotations
 
 import bisect
+import functools
 import html
 import re
 from dataclasses import dataclass, field
 
 from markdown_it import MarkdownIt
+from markdown_it.rules_core import StateCore
 from mdit_py_plugins.footnote import footnote_plugin
 
 from generator.article.render import Rendered
@@ -25,17 +27,21 @@ from generator.article.sourcemap import GENERATED
 
 PROSE_KINDS = ("paragraph", "heading", "item", "cell", "header", "footnote", "quote")
 
+#: (what a match must contain, pattern): the pattern runs only on text that holds the literal
 _MASKS = [
-    re.compile(r"<!--.*?-->", re.S),  # comments
-    re.compile(r"`[^`\n]*`"),  # code spans
-    re.compile(
-        r"\[\^\\\[\d+\\\]\]\(#mlperf-fn-\d+\)(?:\[\\\[\d+\\\]\]\(#mlperf-fn-\d+\))*"
+    ("<!--", re.compile(r"<!--.*?-->", re.S)),  # comments
+    ("`", re.compile(r"`[^`\n]*`")),  # code spans
+    (
+        "mlperf-fn-",
+        re.compile(r"\[\^\\\[\d+\\\]\]\(#mlperf-fn-\d+\)(?:\[\\\[\d+\\\]\]\(#mlperf-fn-\d+\))*"),
     ),  # generated markers
-    re.compile(r"\[\^[^\]\s]+\](?!:)"),  # Markdown footnote references
-    re.compile(r"<https?://[^>\s]+>"),  # autolinks
-    re.compile(r"https?://\S+?(?=[)\]>\s]|[.,;:!?](?:\s|$)|$)"),  # bare URLs
-    re.compile(r"</?[A-Za-z][^<>]*>"),  # inline HTML tags
+    ("[^", re.compile(r"\[\^[^\]\s]+\](?!:)")),  # Markdown footnote references
+    ("<http", re.compile(r"<https?://[^>\s]+>")),  # autolinks
+    ("http", re.compile(r"https?://\S+?(?=[)\]>\s]|[.,;:!?](?:\s|$)|$)")),  # bare URLs
+    ("<", re.compile(r"</?[A-Za-z][^<>]*>")),  # inline HTML tags
 ]
+_ESCAPE = re.compile(r"\\(.)")
+_EMPHASIS = re.compile(r"(?<![\w*])[*_]{1,3}|[*_]{1,3}(?![\w*])")
 _LINK = re.compile(r"(!?)\[([^\]\n]*)\]\(([^)\s]*)(?:\s+\"[^\"]*\")?\)")
 _ENTITY = re.compile(r"&(?:#\d+|#x[0-9a-fA-F]+|[A-Za-z]+);")
 _SENTENCE_END = re.compile(r"[.!?][\"”’)\]]*(?=\s+[\"“‘(\[]*[A-Z0-9$]|\s*$)")
@@ -53,19 +59,25 @@ def mask(raw: str) -> str:
             if out[i] != "\n":
                 out[i] = " "
 
-    for pat in _MASKS:
-        for m in pat.finditer(raw):
-            blank(m.start(), m.end())
-    for m in _LINK.finditer(raw):
-        blank(m.start(), m.start(2))  # "![" or "["
-        blank(m.end(2), m.end())  # "](url)"
-    for m in _ENTITY.finditer(raw):
-        if out[m.start()] == "&":
-            out[m.start()] = html.unescape(m.group(0))[:1] or " "
-            blank(m.start() + 1, m.end())
+    for literal, pat in _MASKS:
+        if literal in raw:
+            for m in pat.finditer(raw):
+                blank(m.start(), m.end())
+    if "](" in raw:
+        for m in _LINK.finditer(raw):
+            blank(m.start(), m.start(2))  # "![" or "["
+            blank(m.end(2), m.end())  # "](url)"
+    if "&" in raw:
+        for m in _ENTITY.finditer(raw):
+            if out[m.start()] == "&":
+                out[m.start()] = html.unescape(m.group(0))[:1] or " "
+                blank(m.start() + 1, m.end())
     text = "".join(out)
-    text = re.sub(r"\\(.)", lambda m: " " + m.group(1), text)  # backslash escapes
-    return re.sub(r"(?<![\w*])[*_]{1,3}|[*_]{1,3}(?![\w*])", lambda m: " " * len(m.group(0)), text)
+    if "\\" in text:
+        text = _ESCAPE.sub(lambda m: " " + m.group(1), text)  # backslash escapes
+    if "*" in text or "_" in text:
+        text = _EMPHASIS.sub(lambda m: " " * len(m.group(0)), text)
+    return text
 
 
 @dataclass
@@ -140,6 +152,7 @@ class Document:
     blocks: list[Block]
     _index: dict[int, int] | None = field(default=None, repr=False, compare=False)
     _tables: dict[int, list[Block]] | None = field(default=None, repr=False, compare=False)
+    _starts: list[tuple[int, int]] | None = field(default=None, repr=False, compare=False)
 
     @property
     def markdown(self) -> str:
@@ -168,10 +181,16 @@ class Document:
         return line, col
 
     def block_at(self, offset: int) -> tuple[Block, int] | None:
-        for b in self.blocks:
-            i = b.index_of(offset)
+        """The block that holds the rendered character at *offset*, and its index there."""
+        if self._starts is None:
+            self._starts = sorted((b.offsets[0], k) for k, b in enumerate(self.blocks) if b.offsets)
+        # the blocks that start at or before the offset, nearest first (blocks never share a
+        # character, so the one that holds it is the only one)
+        k = bisect.bisect_right(self._starts, (offset, len(self.blocks)))
+        for _, n in reversed(self._starts[:k]):
+            i = self.blocks[n].index_of(offset)
             if i is not None:
-                return b, i
+                return self.blocks[n], i
         return None
 
     def prose(self) -> list[Block]:
@@ -247,10 +266,31 @@ class _Builder:
             col += 1
 
 
+def _footnote_inline(state: StateCore) -> None:
+    """markdown-it's core "inline" rule, for the only inline content the checker's parse uses:
+    footnote references ("[^1]", "^[...]"), which decide the footnotes markdown-it keeps. Inline
+    text without one is not parsed (its tokens would be thrown away)."""
+    for token in state.tokens:
+        if token.type == "inline" and ("[^" in token.content or "^[" in token.content):
+            if token.children is None:
+                token.children = []
+            state.md.inline.parse(token.content, state.md, state.env, token.children)
+
+
+@functools.cache
+def _markdown() -> MarkdownIt:
+    """The parser, made once. The checker reads blocks and the inline source of each, never the
+    inline tokens themselves: of the inline rules it keeps those that decide what a footnote
+    reference is (code spans, escapes, links, HTML hide one), runs them only on text that holds
+    one, and drops emphasis, line breaks, entities and the joining of text tokens."""
+    md = MarkdownIt("commonmark").enable("table").use(footnote_plugin)
+    md.core.ruler.at("inline", _footnote_inline)
+    return md.disable(["emphasis", "newline", "entity", "text_join"])
+
+
 def parse(rendered: Rendered) -> Document:
     """Blocks of prose of a rendered article."""
-    md = MarkdownIt("commonmark").enable("table").use(footnote_plugin)
-    tokens = md.parse(rendered.markdown)
+    tokens = _markdown().parse(rendered.markdown)
     b = _Builder(rendered)
     stack: list[str] = []
     label = ""

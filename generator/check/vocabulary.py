@@ -90,10 +90,18 @@ def variant_of(benchmark: str) -> str:
     return m.group(1) if m else ""
 
 
+def _spelling_parts(name: str) -> list[str]:
+    return [p for p in re.split(r"[\s\-_.]+|(?<=[a-z])(?=\d)|(?<=\d)(?=[a-z])", name.lower()) if p]
+
+
 def _spelling_pattern(name: str) -> str:
     """A pattern for a benchmark name that tolerates spaces, hyphens and dots between its parts."""
-    parts = [p for p in re.split(r"[\s\-_.]+|(?<=[a-z])(?=\d)|(?<=\d)(?=[a-z])", name.lower()) if p]
-    return r"[\s\-_.]?".join(re.escape(p) for p in parts)
+    return r"[\s\-_.]?".join(re.escape(p) for p in _spelling_parts(name))
+
+
+VARIANT_AFTER = re.compile(r"[\s\-_(]*(?:at\s+)?(99\.9|99|95)\s*(?:%|percent|\b)")
+#: texts read at most once per process (the same sentence is read by several rules)
+_READ_CACHE_SIZE = 4096
 
 
 @dataclass
@@ -118,11 +126,15 @@ class Vocabulary:
     def __init__(self, manifest: Manifest, benchmarks: set[str]) -> None:
         self.manifest = manifest
         self.benchmarks = sorted(benchmarks | set(manifest.rules.benchmarks))
+        self._read: dict[str, Mentions] = {}
+        self._names: dict[str, list[tuple[re.Match[str], set[str]]]] = {}
 
     @cached_property
-    def _bench_patterns(self) -> list[tuple[re.Pattern[str], set[str]]]:
-        """One pattern per spelling; a spelling names every accuracy variant of its family."""
+    def _bench_patterns(self) -> list[tuple[re.Pattern[str], set[str], str]]:
+        """One pattern per spelling, with the literal its match starts with (lower case); a
+        spelling names every accuracy variant of its family."""
         by_spelling: dict[str, set[str]] = {}
+        anchors: dict[str, str] = {}
         for key in self.benchmarks:
             fam = family_of(key)
             rule = self.manifest.rules.benchmarks.get(key)
@@ -131,9 +143,35 @@ class Vocabulary:
                 names.add(family_of(rule.name.lower()))
             family = {k for k in self.benchmarks if family_of(k) == fam}
             for n in names:
-                by_spelling.setdefault(_spelling_pattern(family_of(n)), set()).update(family)
+                pattern = _spelling_pattern(family_of(n))
+                by_spelling.setdefault(pattern, set()).update(family)
+                anchors[pattern] = (_spelling_parts(family_of(n)) or [""])[0]
         pats = sorted(by_spelling.items(), key=lambda kv: -len(kv[0]))
-        return [(re.compile(rf"(?<![\w]){p}(?![a-z])", re.I), keys) for p, keys in pats if p]
+        return [(re.compile(rf"(?<![\w]){p}(?![a-z])", re.I), keys, anchors[p]) for p, keys in pats if p]
+
+    @cached_property
+    def _family_patterns(self) -> list[tuple[re.Pattern[str], str]]:
+        return [
+            (re.compile(rf"(?<!\w){re.escape(f.name)}(?!\w)"), f.name)
+            for f in self.manifest.families.families
+        ]
+
+    def names(self, text: str) -> list[tuple[re.Match[str], set[str]]]:
+        """Every benchmark name in *text*, with the benchmark keys it names (a pattern runs only
+        when the text holds the literal it starts with)."""
+        found = self._names.get(text)
+        if found is None:
+            low = text.lower()
+            found = [
+                (m, keys)
+                for pat, keys, anchor in self._bench_patterns
+                if anchor in low
+                for m in pat.finditer(text)
+            ]
+            if len(self._names) >= _READ_CACHE_SIZE:
+                self._names.clear()
+            self._names[text] = found
+        return found
 
     @staticmethod
     def submitter_words(text: str, names: set[str]) -> set[str]:
@@ -149,34 +187,40 @@ class Vocabulary:
 
     def name_spans(self, text: str) -> list[tuple[int, int]]:
         """Where benchmark names stand in *text*: the digits inside them ("Llama 3.1 8B") are names."""
-        spans = [(m.start(), m.end()) for pat, _ in self._bench_patterns for m in pat.finditer(text)]
-        for fam in self.manifest.families.families:
-            for m in re.finditer(rf"(?<!\w){re.escape(fam.name)}(?!\w)", text):
-                spans.append((m.start(), m.end()))
+        spans = [(m.start(), m.end()) for m, _ in self.names(text)]
+        for pat, name in self._family_patterns:
+            if name in text:
+                spans.extend((m.start(), m.end()) for m in pat.finditer(text))
         return spans
 
     def benchmarks_in(self, text: str) -> tuple[set[str], set[str]]:
         """Benchmark keys named in *text*, and the accuracy targets named right after a name."""
         found: set[str] = set()
         variants: set[str] = set()
-        for pat, keys in self._bench_patterns:
-            for m in pat.finditer(text):
-                found |= keys
-                tail = text[m.end() : m.end() + 24]
-                v = re.match(r"[\s\-_(]*(?:at\s+)?(99\.9|99|95)\s*(?:%|percent|\b)", tail)
-                if v:
-                    variants.add(v.group(1))
+        for m, keys in self.names(text):
+            found |= keys
+            v = VARIANT_AFTER.match(text, m.end(), m.end() + 24)
+            if v:
+                variants.add(v.group(1))
         return found, variants
 
     def read(self, text: str) -> Mentions:
+        """What *text* names (shared: callers never change it)."""
+        m = self._read.get(text)
+        if m is None:
+            if len(self._read) >= _READ_CACHE_SIZE:
+                self._read.clear()
+            m = self._read[text] = self._read_uncached(text)
+        return m
+
+    def _read_uncached(self, text: str) -> Mentions:
         m = Mentions()
         m.rounds = {a or b for a, b in ROUND.findall(text)}
         m.benchmarks, m.variants = self.benchmarks_in(text)
         m.scenarios = {s for s, p in SCENARIOS.items() if p.search(text)}
         m.categories = {c for c, p in CATEGORIES.items() if p.search(text)}
         m.divisions = {d for d, p in DIVISIONS.items() if p.search(text)}
-        m.chips = chip_counts(text)
-        m.strict_chips = chip_counts(text, strict=True)
+        m.chips, m.strict_chips = _chip_counts(text)
         m.entries = set(ENTRY.findall(text))
         m.unverified = bool(UNVERIFIED.search(text))
         return m
@@ -191,13 +235,28 @@ PER_NODE = re.compile(
 def chip_counts(text: str, *, strict: bool = False) -> set[int]:
     """Chip counts a text states: "8 GPUs", "72-GPU", "8x B300", "eight accelerators", and unless
     *strict*, a bare count after "at", "from", "to", "versus" ("288 accelerators ... at 72")."""
-    out: set[int] = set()
-    for pat in CHIP_COUNT[:-1] if strict else CHIP_COUNT:
+    every, counted = _chip_counts(text)
+    return counted if strict else every
+
+
+_HAS_COUNT = re.compile(rf"\d|\b(?:{'|'.join(WORD_NUMBERS)})\b", re.I)
+
+
+def _chip_counts(text: str) -> tuple[set[int], set[int]]:
+    """(every chip count, the strict ones) of :func:`chip_counts`, reading the text once."""
+    every: set[int] = set()
+    strict: set[int] = set()
+    if not _HAS_COUNT.search(text):
+        return every, strict
+    last = len(CHIP_COUNT) - 1
+    for k, pat in enumerate(CHIP_COUNT):
         for m in pat.finditer(text):
             if PER_NODE.search(text[max(0, m.start() - 24) : m.start()]):
                 continue  # "64 nodes of eight GPUs": a count per node, not the system's
             g = m.group(1)
             n = WORD_NUMBERS.get(g.lower()) if not g[0].isdigit() else int(g.replace(",", ""))
             if n:
-                out.add(n)
-    return out
+                every.add(n)
+                if k < last:
+                    strict.add(n)
+    return every, strict

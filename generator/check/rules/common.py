@@ -109,7 +109,7 @@ def cat(v: str) -> str:
 
 
 def claims_in(ctx: Context, block: Block, s: Sentence | None = None) -> list[Claim]:
-    return [c for c in ctx.claims if c.block is block and (s is None or s.start <= c.index < s.end)]
+    return ctx.claims_in(block, s)
 
 
 def section_of(ctx: Context, block: Block) -> list[Block]:

@@ -66,13 +66,28 @@ def _introductions(
     entries = {r.result_id for r in rows if r.result_id}
     blocks = {id(b) for b, _ in scope}
     out: list[tuple[Block, Sentence | None]] = []
-    for x in ctx.claims:
-        if not x.rows or id(x.block) in ctx.note_blocks or x.block.generated or id(x.block) in blocks:
-            continue
-        ids = {r.result_id for r in x.rows}
-        if len(ids) == 1 and ids <= entries and (x.block, x.sentence) not in out:
-            out.append((x.block, x.sentence))
+    seen: set[tuple[int, int, int]] = set()
+    for x, entry in _single_entry_claims(ctx):
+        s = x.sentence
+        key = (id(x.block), s.start, s.end)
+        if entry in entries and id(x.block) not in blocks and key not in seen:
+            seen.add(key)
+            out.append((x.block, s))
     return out
+
+
+def _single_entry_claims(ctx: Context) -> list[tuple[Claim, str]]:
+    """Claims of the prose that rest on rows of one entry, with that entry (once per article)."""
+    if "single-entry claims" not in ctx.memo:
+        out = []
+        for x in ctx.claims:
+            if not x.rows or id(x.block) in ctx.note_blocks or x.block.generated:
+                continue
+            ids = {r.result_id for r in x.rows}
+            if len(ids) == 1:
+                out.append((x, next(iter(ids))))
+        ctx.memo["single-entry claims"] = out
+    return ctx.memo["single-entry claims"]
 
 
 def _table_scope(ctx: Context, b: Block) -> list[tuple[Block, Sentence | None]]:
@@ -87,7 +102,13 @@ def _table_scope(ctx: Context, b: Block) -> list[tuple[Block, Sentence | None]]:
 
 
 def comparisons(ctx: Context) -> list[Comparison]:
-    """Every comparison the article prints."""
+    """Every comparison the article prints (found once per article; four rules read them)."""
+    if "comparisons" not in ctx.memo:
+        ctx.memo["comparisons"] = _comparisons(ctx)
+    return ctx.memo["comparisons"]
+
+
+def _comparisons(ctx: Context) -> list[Comparison]:
     out: list[Comparison] = []
     covered: set[tuple[int, int]] = set()
     tables: dict[int, list[Claim]] = {}
@@ -251,8 +272,11 @@ def _display(ctx: Context, benchmark: str) -> str:
 def difference_undisclosed(ctx: Context) -> Iterator[Issue]:
     """Reports a comparison whose sides differ in a way its sentence, table or figure does
     not identify. With *k* different values of one attribute, naming *k − 1* of them
-    identifies the difference (the last is the other side). Digits inside product names
-    ("NVL72") do not state a chip count; generated footnotes and compliance text do not count."""
+    identifies the difference (the last is the other side); of the rounds, every one but the
+    newest must be named ("earlier this year" names none). Digits inside product names
+    ("NVL72") do not state a chip count; generated footnotes and compliance text do not count.
+    The message says what is compared ("Offline with Server results") and the help what to
+    write for that difference."""
     seen: set[tuple[int, int]] = set()
     for cmp in comparisons(ctx):
         missing = undisclosed(ctx, cmp)

@@ -90,9 +90,7 @@ def claim_without_marker(ctx: Context) -> Iterator[Issue]:
         if c.text in earlier or id(b) in seen:
             continue
         seen.add(id(b))
-        shown = ", ".join(
-            dict.fromkeys(x.text for x in ctx.claims if x.block is b and x.rows and x.kind != "entry")
-        )
+        shown = ", ".join(dict.fromkeys(x.text for x in ctx.claims_in(b) if x.rows and x.kind != "entry"))
         yield at_claim(
             c,
             f"{b.kind} prints results ({shown}) without a footnote marker",
@@ -243,7 +241,9 @@ def note_never_referenced(ctx: Context) -> Iterator[Issue]:
 )
 def unknown_entry(ctx: Context) -> Iterator[Issue]:
     """Reports an entry ID, in the text or a footnote, that no loaded round contains: a typo,
-    or a round that is not loaded (``--results DIR``)."""
+    or a round that is not loaded (``--results DIR``). When the value it is cited for is
+    another entry's result, the message names that entry (and MLP030 does not report the
+    value as uncited too)."""
     if ctx.matcher is None:
         return
     known, rounds = ctx.matcher.by_id, set(ctx.matcher.table.rounds)
@@ -294,7 +294,7 @@ def entry_mismatch(ctx: Context) -> Iterator[Issue]:
             benchmarks, scenarios = entry_context(ctx, b, m.start())
             issue = _mismatch(m.group(0), rows, benchmarks, scenarios)
             if issue and id(b) not in ctx.note_blocks:
-                owner = [c for c in ctx.claims if c.block is b and m.group(0) in c.misattributed and c.rows]
+                owner = [c for c in ctx.claims_in(b) if m.group(0) in c.misattributed and c.rows]
                 if owner:
                     r = owner[0].rows[0]
                     issue += f"; {owner[0].text} is the {r.benchmark} {r.scenario} result of {r.result_id}"
@@ -325,10 +325,7 @@ def entry_context(ctx: Context, b: Block, index: int) -> tuple[set[str], set[str
         return s.benchmarks, s.scenarios
     # a sentence that names no benchmark is about what its placeholders print, else its paragraph's
     printed = {
-        r.benchmark
-        for c in ctx.claims
-        if c.block is b and not c.typed and c.kind != "entry" and sent.start <= c.index < sent.end
-        for r in c.rows
+        r.benchmark for c in ctx.claims_in(b, sent) if not c.typed and c.kind != "entry" for r in c.rows
     }
     return printed or ctx.mentions(b).benchmarks, s.scenarios
 

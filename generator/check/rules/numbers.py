@@ -94,16 +94,15 @@ def _allowed(ctx: Context, c: Claim) -> bool:
     for pat in ctx.config.number_patterns:
         if any(m.start() <= c.index < m.end() for m in pat.finditer(text)):
             return True
-    for pat, _ in ctx.vocab._bench_patterns:
-        for m in pat.finditer(text):
-            if m.start() <= c.index < m.end() or re.fullmatch(r"[\s(\-]*(?:at\s+)?", text[m.end() : c.index]):
-                return True
+    for m, _ in ctx.vocab.names(text):
+        if m.start() <= c.index < m.end() or re.fullmatch(r"[\s(\-]*(?:at\s+)?", text[m.end() : c.index]):
+            return True
     return False
 
 
 def _sides_known(ctx: Context, c: Claim) -> bool:
     """Whether the paragraph's rows are the ratio's sides: every submitter its sentence names is theirs."""
-    rows = [r for x in ctx.claims if x.block is c.block and x is not c for r in x.rows]
+    rows = [r for x in ctx.claims_in(c.block) if x is not c for r in x.rows]
     if len(rows) < 2 or ctx.matcher is None:
         return False
     every = set(ctx.matcher.df["submitter"])
@@ -124,9 +123,10 @@ def _sides_known(ctx: Context, c: Claim) -> bool:
 )
 def matches_no_entry(ctx: Context) -> Iterator[Issue]:
     """Reports a number typed by hand with a results unit (tokens/s, samples/s, per GPU) that no
-    official row of the rounds the article names gives, as a system result or per accelerator,
-    within the precision printed; or a ratio between two cited rows that their values do not
-    give. The message names the nearest official value."""
+    official row of the rounds the article names, nor of the entries its footnotes cite, gives
+    as a system result or per accelerator, within the precision printed; or a ratio or
+    percentage between two cited rows that their values do not give. The message names the
+    nearest official value, or what the two rows do give."""
     if ctx.matcher is None or ctx.template:
         return
     for c in ctx.claims:

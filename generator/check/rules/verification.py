@@ -77,7 +77,9 @@ def _results_context(ctx: Context, c: Claim) -> bool:
 def not_verified_missing(ctx: Context) -> Iterator[Issue]:
     """Reports an article that prints values it computed (per-GPU values, ratios, percentages,
     costs, composites) or unverified results, but never says "Result not verified by MLCommons
-    Association." or that derived metrics are not official MLPerf® metrics.
+    Association." or that derived metrics are not official MLPerf® metrics ("... are derived
+    metrics, not official MLPerf® metrics"; "the per-GPU value ... is a derived metric" says it
+    too). Calling such a value official anyway is MLP023's.
 
     §9: secondary and derived metrics must not be presented as official; the rules for citing
     an unverified score apply, and §2 requires the not-verified statement in the footnote."""
@@ -260,9 +262,10 @@ def inferred_undisclosed(ctx: Context) -> Iterator[Issue]:
     checker set for a scenario folder it did not match, reads as a measured result otherwise.
 
     The flag on Interactive results of v6.0 and later is not reported: the submission checker
-    sets it on every one of them (see :func:`flagged`), so it says nothing about the result
-    cited and a hand-written article need not explain it. The generated footnotes still say
-    once per note what it means, for readers who open the official file."""
+    sets it on every one of them (it compares the scenario's name with the "server" scenario
+    LoadGen logged for the run, and its exception for that pair is never met), so it says
+    nothing about the result cited and a hand-written article need not explain it. The
+    generated footnotes still say once per note what it means, for readers of the official file."""
     inferred = [c for c in ctx.claims if c.kind != "entry" and any(flagged(r) for r in c.rows)]
     if not inferred or re.search(r"\binferred\b", ctx.notes.text(), re.I):
         return
