@@ -23,6 +23,7 @@ from generator.article.scaffold import scaffold, write_scaffold
 from generator.check import RULES, CheckConfig, Checker, Finding, check_rendered, rules_markdown
 from generator.check.corpus import Intent, Score, evaluate, load_intent
 from generator.check.registry import Rule
+from generator.check.rules.verification import flagged
 from generator.cli import main
 from generator.data.manifest import Manifest
 from generator.data.table import ResultsTable
@@ -287,6 +288,99 @@ def test_check_command_text_json_and_exit_codes(tmp_path: Path) -> None:
     assert runner.invoke(main, ["check", str(unused), *results]).exit_code == 0  # a warning
     assert runner.invoke(main, ["check", str(unused), "--strict", *results]).exit_code == 1
     assert runner.invoke(main, ["check", str(tmp_path / "missing.md")]).exit_code == 2
+
+
+def test_check_of_a_folder_reads_its_sub_folders(tmp_path: Path) -> None:
+    nested = tmp_path / "articles" / "2026" / "october"
+    nested.mkdir(parents=True)
+    (nested / "one.md").write_text("---\ntitle: one\ndate: 2026-10-05\n---\nMLPerf Inference.\n", "utf-8")
+    (tmp_path / "articles" / ".drafts").mkdir()
+    (tmp_path / "articles" / ".drafts" / "two.md").write_text("MLPerf Inference.\n", "utf-8")
+    res = CliRunner().invoke(
+        main,
+        ["check", str(tmp_path / "articles"), "--format", "json", "--results", str(shared_results_dir())],
+    )
+    assert res.exit_code == 1
+    assert [(f["path"], f["rule"]) for f in json.loads(res.stdout)] == [
+        (f"{nested}/one.md", "MLP012"),
+        (f"{nested}/one.md", "MLP028"),
+    ]
+
+
+def test_check_of_a_folder_without_articles_is_a_usage_error(tmp_path: Path) -> None:
+    (tmp_path / "empty" / "sub").mkdir(parents=True)
+    res = CliRunner().invoke(main, ["check", str(tmp_path / "empty")])
+    assert res.exit_code == 2
+    assert res.output.splitlines()[-1] == (
+        f"Error: {tmp_path}/empty: no articles (*.md) in this folder or its sub-folders"
+    )
+
+
+def test_check_outside_a_publication_is_a_usage_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    path = article(tmp_path, "No results.\n")
+    res = CliRunner().invoke(main, ["check", str(path)])
+    assert res.exit_code == 2
+    assert res.output.splitlines()[-1] == (
+        f"Error: {tmp_path}: no mkdocs.yml here or in any parent folder; run the command inside a "
+        "publication, pass -f PATH/mkdocs.yml, or create one with `gpu-insights init DIR`"
+    )
+
+
+def _findings_of(score: Score, name: str) -> list[Finding]:
+    return next(o.findings for o in score.outcomes if o.intent.path.name == name)
+
+
+def test_a_comparison_finding_says_what_it_compares_and_what_to_write(score: Score) -> None:
+    scenario = _findings_of(score, "MLP007_8_offline-vs-server-racks.md")
+    assert [(f.message, f.help) for f in scenario] == [
+        (
+            "15.3% compares Offline with Server results, and its sentence does not say so",
+            'name each side\'s scenario, e.g. "... in the Offline scenario ... in the Server scenario"',
+        )
+    ]
+    version = _findings_of(score, "MLP007_7_cross-round-earlier-this-year.md")
+    assert [(f.line, f.message, f.help) for f in version] == [
+        (
+            12,
+            "37.9% compares v6.1 with v6.0 results, and its sentence does not say so",
+            'name v6.0 beside the result it gave, e.g. "... in MLPerf® Inference v6.0"',
+        )
+    ]
+    chips = _findings_of(score, "MLP007_9_nvl72-rack-vs-8gpu-slice.md")
+    assert [f.help for f in chips] == [
+        'state each side\'s chip count, e.g. "the 72-GPU system ... the 8-GPU one"'
+    ]
+
+
+def test_a_number_is_matched_against_the_entries_its_footnotes_cite(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    """82,136 is the v6.0 result of 6.0-0002, which footnote [2] cites, though the sentence names
+    no round and the article names only v6.1; a typo of it names what the rows do give."""
+    source = (CORPUS / "bad" / "MLP007_7_cross-round-earlier-this-year.md").read_text("utf-8")
+    typo = tmp_path / "typo.md"
+    typo.write_text(source.replace("82,136 tokens/s", "82,163 tokens/s"), "utf-8")
+    assert [(f.rule, f.line, f.message) for f in check(typo, official, manifest)] == [
+        (
+            "MLP029",
+            12,
+            "82,163 (system result): no v6.1 entry gives this, nor does 6.0-0002, which its footnote "
+            "cites (nearest: 6.0-0002 gpt-oss-120b Server 82,136 system result)",
+        )
+    ]
+
+
+def test_an_interactive_results_inferred_flag_is_the_scenarios(official: ResultsTable) -> None:
+    """Every Interactive row of v6.0 and later carries the flag; the rule reads it only elsewhere."""
+    df = official.df
+    interactive = df[(df["scenario"] == "Interactive") & df["round"].isin(["6.0", "6.1"])]
+    assert len(interactive) > 0 and bool(interactive["inferred"].all())
+    rows = official.rows_of(df[df["inferred"]])
+    assert not any(flagged(r) for r in rows if r.scenario == "Interactive")
+    assert {r.suite for r in rows if flagged(r) and r.round == "5.1"} == {"edge"}
 
 
 # ---------------------------------------------------------------------------- the rules' docs
