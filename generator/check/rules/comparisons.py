@@ -67,8 +67,7 @@ def _introductions(
     blocks = {id(b) for b, _ in scope}
     out: list[tuple[Block, Sentence | None]] = []
     seen: set[tuple[int, int, int]] = set()
-    for x, entry in _single_entry_claims(ctx):
-        s = x.sentence
+    for entry, x, s in _single_entry_sentences(ctx):
         key = (id(x.block), s.start, s.end)
         if entry in entries and id(x.block) not in blocks and key not in seen:
             seen.add(key)
@@ -76,8 +75,9 @@ def _introductions(
     return out
 
 
-def _single_entry_claims(ctx: Context) -> list[tuple[Claim, str]]:
-    """Claims of the prose that rest on rows of one entry, with that entry (once per article)."""
+def _single_entry_sentences(ctx: Context) -> list[tuple[str, Claim, Sentence]]:
+    """(entry, claim, its sentence) of the claims of the prose that rest on rows of one entry,
+    in order (found once per article)."""
     if "single-entry claims" not in ctx.memo:
         out = []
         for x in ctx.claims:
@@ -85,7 +85,7 @@ def _single_entry_claims(ctx: Context) -> list[tuple[Claim, str]]:
                 continue
             ids = {r.result_id for r in x.rows}
             if len(ids) == 1:
-                out.append((x, next(iter(ids))))
+                out.append((next(iter(ids)), x, x.sentence))
         ctx.memo["single-entry claims"] = out
     return ctx.memo["single-entry claims"]
 

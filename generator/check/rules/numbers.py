@@ -185,7 +185,7 @@ def matched_not_cited(ctx: Context) -> Iterator[Issue]:
             yield at_claim(
                 c,
                 f"{c.text} matches {', '.join(label(r) for r in rows[:2])}, which no footnote cites",
-                f"list {', '.join(missing)} in the footnote",
+                f"list {', '.join(missing)} in {'the' if ctx.notes.notes else 'a'} footnote",
             )
 
 

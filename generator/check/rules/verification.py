@@ -95,7 +95,7 @@ def not_verified_missing(ctx: Context) -> Iterator[Issue]:
         c = derived[0]
         what = "unverified" if c.unverified else "derived"
         message = f"the article prints {what} values ({c.text} is one) without {' or '.join(missing)}"
-        help = "add both statements to the footnote of the results they come from"
+        help = f"add {'both statements' if len(missing) > 1 else 'it'} to the footnote of the results they come from"
         notes = [n for n in ctx.notes.notes if not n.generated and n.entries]
         # the fix goes into the results footnote when there is one; else the value needs one
         yield at_note(ctx, notes[0].block, message, help) if notes else at_claim(c, message, help)
