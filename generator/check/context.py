@@ -208,8 +208,9 @@ class Context:
 
     def _match_value(self, c: Claim) -> None:
         """The rows whose system result or per-accelerator value a typed number prints: among the
-        rows of the rounds and benchmark its text names and of the entries its footnotes cite,
-        those that fit best what the sentence, paragraph and footnotes name."""
+        rows of the rounds and benchmark its text names and of the entries its footnotes cite
+        (else any footnote of the article), those that fit best what the sentence, paragraph and
+        footnotes name."""
         assert self.matcher is not None
         rounds = self.article_rounds
         m = self._context_mentions(c)
@@ -219,6 +220,10 @@ class Context:
             pool = list({r.key: r for r in (*pool, *self._cited_rows(cited, m))}.values())
         named = self.mentions(c.block, c.sentence).rounds
         matches = self._prefer(self.matcher.values(pool, c.value, c.tol, c.unit), m, cited, named)
+        if not matches and not m.entries:  # an entry the footnote of another paragraph cites
+            others = self.notes.entries() - cited
+            found = self.matcher.values(self._cited_rows(others, m), c.value, c.tol, c.unit)
+            matches = self._prefer(found, m, others, named)
         said = m.entries | cited  # the entries its sentence and its footnotes cite
         unknown = {e for e in said if e not in self.matcher.by_id}
         if not matches and m.entries:  # the sentence cites an entry the value is not from
