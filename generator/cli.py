@@ -18,6 +18,7 @@ import click
 from generator import __version__
 from generator.errors import GpuInsightsError
 from generator.project import Project
+from generator.workers import default_jobs
 
 RESULTS_HELP = (
     "Folder with one sub-folder per round (v6.1/summary_results.json, ...). "
@@ -163,7 +164,9 @@ def build(
     if (
         not no_cache
         and baseline is None
-        and reuse_unchanged(project, results, site_dir, strict=strict, log=click.echo)
+        and reuse_unchanged(
+            project, results, site_dir, strict=strict, log=click.echo, jobs=max(1, jobs or default_jobs())
+        )
     ):
         return
     # imported only when something changed: loading pandas and the renderer costs ~0.5 s

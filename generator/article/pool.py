@@ -1,11 +1,13 @@
-"""Render many articles, each in its own worker process, in parallel and bounded.
+"""Render many articles in worker processes, in parallel and bounded.
 
-Each article renders in a process forked from the build (so the results table is
-shared, not copied), with a wall-clock limit (SIGALRM inside the worker, and a kill
-from the parent if that fails), a memory limit (RLIMIT_AS) and the renderer's
-output limit. An article that exceeds one fails with ``path:line``; the others
-still render. Results, errors and log lines come back in the articles' order,
-whatever the number of workers, so output is identical for ``--jobs 1`` and ``--jobs N``.
+Up to *jobs* workers are forked from the build once (so the results table, its query
+index and the chart libraries are shared, not copied) and each renders articles one
+after another, every one under a wall-clock limit (SIGALRM inside the worker, and a
+kill from the parent if that fails), a memory limit (RLIMIT_AS, reset for each
+article) and the renderer's output limit. An article that exceeds one fails with
+``path:line``; a worker that had to be killed is replaced, and the others still
+render. Results, errors and log lines come back in the articles' order, whatever
+the number of workers, so output is identical for ``--jobs 1`` and ``--jobs N``.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from generator.article import charts
 from generator.article.frontmatter import load_article
 from generator.article.render import Rendered, Renderer
 from generator.errors import GpuInsightsError
+from generator.workers import default_jobs
 
 GRACE_SECONDS = 5.0  # after the limit, the parent kills a worker that did not stop itself
 
@@ -53,10 +56,6 @@ class Outcome:
     extra: Any = None  # what the *after* hook gave in the worker (None: not run, or it failed)
 
 
-def default_jobs() -> int:
-    return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1)
-
-
 def _limit_memory(budget: int) -> None:
     try:
         with open("/proc/self/statm") as fh:
@@ -79,11 +78,9 @@ def _after(after: Callable[[Rendered], Any] | None, rendered: Rendered) -> Any:
         return None
 
 
-def _render_in_child(
-    conn: Connection, renderer: Renderer, path: Path, after: Callable[[Rendered], Any] | None
-) -> None:
-    """Worker body: render one article under the limits, run *after* on it (outside the time
-    limit: the build's own work, not the template's) and send back the outcome."""
+def _render_one(renderer: Renderer, path: Path, after: Callable[[Rendered], Any] | None) -> bytes:
+    """Render one article under the limits, run *after* on it (outside the time limit: the
+    build's own work, not the template's); the pickled outcome."""
     limits = renderer.limits
 
     def alarm(signum: int, frame: FrameType | None) -> None:
@@ -91,65 +88,95 @@ def _render_in_child(
 
     signal.signal(signal.SIGALRM, alarm)
     signal.setitimer(signal.ITIMER_REAL, limits.seconds)
-    _limit_memory(limits.memory_bytes)
     table = renderer.lib.table
     table.touched = set()
     try:
+        _limit_memory(limits.memory_bytes)
         rendered = renderer.render(load_article(path))
         deps = table.fingerprint(table.touched)
         signal.setitimer(signal.ITIMER_REAL, 0)
         extra = _after(after, rendered)
-        payload = pickle.dumps(("ok", rendered, deps, extra), protocol=pickle.HIGHEST_PROTOCOL)
+        return pickle.dumps(("ok", rendered, deps, extra), protocol=pickle.HIGHEST_PROTOCOL)
+    except RenderTimeout as exc:  # "fatal": stopped anywhere, the worker is not reused
+        return pickle.dumps(("fatal", exc.message, {}, None))
     except GpuInsightsError as exc:
-        payload = pickle.dumps(("error", exc.message, {}, None))
+        return pickle.dumps(("error", exc.message, {}, None))
     except MemoryError:
-        payload = pickle.dumps(("error", f"{path}: the article ran out of memory", {}, None))
+        return pickle.dumps(("fatal", f"{path}: the article ran out of memory", {}, None))
     except BaseException as exc:  # noqa: BLE001 - a worker reports everything, never a traceback
-        payload = pickle.dumps(("error", f"{path}: {type(exc).__name__}: {exc}", {}, None))
-    conn.send_bytes(payload)
-    conn.close()
+        return pickle.dumps(("fatal", f"{path}: {type(exc).__name__}: {exc}", {}, None))
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        table.touched = None
 
 
-class _Running:
-    def __init__(
-        self, index: int, path: Path, renderer: Renderer, after: Callable[[Rendered], Any] | None
-    ) -> None:
+def _serve(conn: Connection, renderer: Renderer, after: Callable[[Rendered], Any] | None) -> None:
+    """Worker body: render each article path the parent sends, until it sends None."""
+    while True:
+        try:
+            path = conn.recv()
+        except (EOFError, OSError):
+            return
+        if path is None:
+            return
+        conn.send_bytes(_render_one(renderer, path, after))
+        gc.collect()  # what one article left behind is not the next one's memory budget
+
+
+class _Worker:
+    """A forked worker process and the article it is rendering, if any."""
+
+    def __init__(self, renderer: Renderer, after: Callable[[Rendered], Any] | None) -> None:
         ctx = mp.get_context("fork")
-        self.index, self.path = index, path
-        self.conn, child = ctx.Pipe(duplex=False)
-        self.proc = ctx.Process(target=_render_in_child, args=(child, renderer, path, after), daemon=True)
-        self.start = time.monotonic()
-        self.proc.start()
+        self.conn, child = ctx.Pipe(duplex=True)
+        self.proc = ctx.Process(target=_serve, args=(child, renderer, after), daemon=True)
+        # objects that exist now are shared with the worker: keep its garbage collector off
+        # them, or it touches (and so copies) every page of the parent
+        gc.freeze()
+        try:
+            self.proc.start()
+        finally:
+            gc.unfreeze()  # the parent's own collector still frees them (`serve` builds again and again)
         child.close()
-        self.deadline = self.start + renderer.limits.seconds + GRACE_SECONDS
+        self.limit = renderer.limits.seconds
+        self.index = -1
+        self.path = Path()
+        self.start = self.deadline = 0.0
+
+    def give(self, index: int, path: Path) -> None:
+        self.index, self.path = index, path
+        self.start = time.monotonic()
+        self.deadline = self.start + self.limit + GRACE_SECONDS
+        self.conn.send(path)
 
     def collect(self) -> tuple[str, Any, dict[str, str], Any]:
+        """The outcome of the article it was given; an error outcome if the worker died."""
         try:
-            kind, value, deps, extra = pickle.loads(self.conn.recv_bytes())
+            result: tuple[str, Any, dict[str, str], Any] = pickle.loads(self.conn.recv_bytes())
+            return result
         except (EOFError, OSError):
             self.proc.join()
             code = self.proc.exitcode
             why = f"signal {-code}" if code is not None and code < 0 else f"exit status {code}"
-            kind, value, deps, extra = (
-                "error",
-                f"{self.path}: rendering stopped unexpectedly ({why})",
-                {},
-                None,
-            )
-        self.conn.close()
-        self.proc.join()
-        return kind, value, deps, extra
+            return ("error", f"{self.path}: rendering stopped unexpectedly ({why})", {}, None)
 
-    def kill(self, seconds: float) -> tuple[str, Any, dict[str, str], Any]:
-        self.proc.kill()
+    def alive(self) -> bool:
+        return self.proc.is_alive()
+
+    def kill(self) -> tuple[str, Any, dict[str, str], Any]:
+        self.stop(force=True)
+        return ("fatal", f"{self.path}: the article took longer than the limit of {self.limit:g} s to render", {}, None)
+
+    def stop(self, *, force: bool = False) -> None:
+        if not force:
+            try:
+                self.conn.send(None)
+            except OSError:
+                force = True
+        if force:
+            self.proc.kill()
         self.proc.join()
         self.conn.close()
-        return (
-            "error",
-            f"{self.path}: the article took longer than the limit of {seconds:g} s to render",
-            {},
-            None,
-        )
 
 
 def render_articles(
@@ -178,10 +205,6 @@ def render_articles(
         renderer.lib.table.prepare_queries()
         if any("chart(" in paths[i].read_text("utf-8", errors="replace") for i in todo):
             charts.preload()
-        # objects that exist now are shared with every worker: keep the workers' garbage
-        # collector off them, or it touches (and so copies) every page of the parent
-        gc.freeze()
-    running: dict[Connection, _Running] = {}
     reported = 0
 
     def report() -> None:
@@ -192,29 +215,54 @@ def render_articles(
             reported += 1
 
     report()
-    while todo or running:
-        while todo and len(running) < jobs:
-            job = _Running(todo[0], paths[todo[0]], renderer, after)
-            running[job.conn] = job
-            todo.pop(0)
-        timeout = max(0.0, min(j.deadline for j in running.values()) - time.monotonic())
-        ready = wait(list(running), timeout=timeout)
-        now = time.monotonic()
-        for job in list(running.values()):
-            if job.conn in ready:
-                kind, value, deps, extra = job.collect()
-            elif now >= job.deadline:
-                kind, value, deps, extra = job.kill(renderer.limits.seconds)
-            else:
-                continue
-            del running[job.conn]
-            out = Outcome(job.path, seconds=now - job.start, extra=extra)
-            if kind == "ok":
-                out.rendered = value
-                if cache is not None and not value.missing:
-                    cache.store(job.path, renderer, value, deps)
-            else:
-                out.error = value
-            outcomes[job.index] = out
-        report()
+    idle: list[_Worker] = []
+    busy: dict[Connection, _Worker] = {}
+    try:
+        while todo or busy:
+            while todo and len(busy) < jobs:
+                w = idle.pop() if idle else _Worker(renderer, after)
+                if not w.alive():  # died between two articles
+                    w.stop(force=True)
+                    w = _Worker(renderer, after)
+                w.give(todo[0], paths[todo.pop(0)])
+                busy[w.conn] = w
+            _collect(busy, idle, outcomes, renderer, cache)
+            report()
+    finally:
+        for w in idle + list(busy.values()):
+            w.stop(force=w.conn in busy)
     return [o for o in outcomes if o is not None]
+
+
+def _collect(
+    busy: dict[Connection, _Worker],
+    idle: list[_Worker],
+    outcomes: list[Outcome | None],
+    renderer: Renderer,
+    cache: Cache | None,
+) -> None:
+    """Wait for the next finished (or overdue) articles and record their outcomes; a worker
+    that died or was killed is not reused."""
+    timeout = max(0.0, min(w.deadline for w in busy.values()) - time.monotonic())
+    ready = wait(list(busy), timeout=timeout)
+    now = time.monotonic()
+    for w in list(busy.values()):
+        if w.conn in ready:
+            kind, value, deps, extra = w.collect()
+        elif now >= w.deadline:
+            kind, value, deps, extra = w.kill()
+        else:
+            continue
+        del busy[w.conn]
+        if kind == "fatal":
+            w.stop(force=True)
+        elif w.alive():
+            idle.append(w)
+        out = Outcome(w.path, seconds=now - w.start, extra=extra)
+        if kind == "ok":
+            out.rendered = value
+            if cache is not None and not value.missing:
+                cache.store(w.path, renderer, value, deps)
+        else:
+            out.error = value
+        outcomes[w.index] = out

@@ -22,7 +22,7 @@ def listing(table: ResultsTable, what: str, round: str | None = None) -> list[tu
         v = normalize_version(round)
         if v not in table.rounds:
             raise LookupFailed(f"round v{v} is not loaded (loaded: {', '.join(table.rounds)})")
-        df = df[df["round"] == v]
+        df = table.of_round(v)
     subs = table.submitters
     out: list[tuple[str, str]] = []
     if what == "kinds":

@@ -8,6 +8,7 @@ immutable objects below, which the rest of the pipeline receives explicitly.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import re
 import tomllib
 from dataclasses import dataclass, field
@@ -75,13 +76,10 @@ class FamilyMap:
         CPU-only rows give ``("", False)``; strings no family matches give ``("", False)``
         too, and :meth:`is_unmapped` tells them apart.
         """
-        text = accelerator.strip()
-        if text in self.cpu_only:
-            return "", False
-        found = [f.name for f in self.families if any(p.search(text) for p in f.patterns)]
-        if not found:
-            return "", False
-        return "+".join(found), len(found) > 1
+        return _classify(self, accelerator.strip())
+
+    def __hash__(self) -> int:  # by identity: a map is read once per load, and memoized by it
+        return id(self)
 
     def is_cpu_only(self, accelerator: str) -> bool:
         return accelerator.strip() in self.cpu_only
@@ -91,6 +89,17 @@ class FamilyMap:
             if f.name == family:
                 return f.vendor
         return ""
+
+
+@functools.lru_cache(maxsize=4096)
+def _classify(fm: FamilyMap, text: str) -> tuple[str, bool]:
+    """:meth:`FamilyMap.classify` of a stripped string (a round repeats a few hundred of them)."""
+    if text in fm.cpu_only:
+        return "", False
+    found = [f.name for f in fm.families if any(p.search(text) for p in f.patterns)]
+    if not found:
+        return "", False
+    return "+".join(found), len(found) > 1
 
 
 @dataclass(frozen=True)

@@ -350,7 +350,10 @@ def _text(v: Any) -> str:
         return ""
     if isinstance(v, float) and math.isnan(v):
         return ""
-    return _CONTROL.sub(lambda m: " " if m.group(0) in "\t\n\r" else "", str(v)).strip()
+    text = str(v)
+    if _CONTROL.search(text) is None:  # nearly every field: no substitution to make
+        return text.strip()
+    return _CONTROL.sub(lambda m: " " if m.group(0) in "\t\n\r" else "", text).strip()
 
 
 def _number(v: Any) -> float | None:

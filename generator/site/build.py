@@ -44,6 +44,7 @@ from generator.site.cache import (
 from generator.site.mkdocs_build import pinned_epoch, run_mkdocs
 from generator.site.pages import REVIEW_META, fallback_spec, site_nav, site_pages, titled
 from generator.site.sitedir import SiteDir, guarded_folders
+from generator.workers import default_jobs
 
 Log = Callable[[str], None]
 
@@ -312,7 +313,14 @@ def finish_site(p: Prepared, site: Path) -> None:
 
 
 def write_site(
-    project: Project, p: Prepared, work: Path, *, baseline: Path | None, keep_docs: Path | None, log: Log
+    project: Project,
+    p: Prepared,
+    work: Path,
+    *,
+    baseline: Path | None,
+    keep_docs: Path | None,
+    log: Log,
+    jobs: int | None = None,
 ) -> list[dict[str, Any]]:
     """Write the rendered Markdown into ``work/docs`` and the MkDocs site into ``work/site``;
     return the site's navigation."""
@@ -321,7 +329,7 @@ def write_site(
     if keep_docs is not None:
         shutil.copytree(docs, keep_docs, dirs_exist_ok=True)
     with pinned_epoch(_pinned_epoch(p.manifest, p.table)):
-        run_mkdocs(project, docs, new_site, nav)
+        run_mkdocs(project, docs, new_site, nav, jobs=max(1, jobs or default_jobs()))
     finish_site(p, new_site)
     return nav
 
@@ -375,7 +383,7 @@ def build(
             cache_dir=base if use_cache else None,
             jobs=jobs,
         )
-        nav = write_site(project, p, work, baseline=baseline, keep_docs=keep_docs, log=log)
+        nav = write_site(project, p, work, baseline=baseline, keep_docs=keep_docs, log=log, jobs=jobs)
         # the inputs again: pages of an article edited during this build must not be kept under
         # the digest of what it was before
         if digest and digest == reuse.inputs_digest(project, results, strict=strict):

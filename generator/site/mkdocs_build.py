@@ -26,15 +26,18 @@ def pinned_epoch(epoch: int) -> Iterator[None]:
             os.environ["SOURCE_DATE_EPOCH"] = before
 
 
-def run_mkdocs(project: Project, docs: Path, site: Path, nav: list[dict[str, Any]]) -> None:
+def run_mkdocs(
+    project: Project, docs: Path, site: Path, nav: list[dict[str, Any]], *, jobs: int = 1
+) -> None:
     """MkDocs on pages already rendered (*docs*) with the project's ``mkdocs.yml`` and *nav*: the
-    ``gpu-insights`` plugin only adds the site's settings."""
+    ``gpu-insights`` plugin only adds the site's settings. Pages are converted and written by
+    *jobs* worker processes (the same bytes as MkDocs' own build)."""
     # imported here: MkDocs, its theme and the plugin cost ~0.15 s, which `check`, `data` and
     # `diff` never need
-    from mkdocs.commands import build as mk_build
     from mkdocs.config import load_config
     from mkdocs.exceptions import MkDocsException
 
+    from generator.site import mkdocs_parallel
     from generator.site.plugin import apply_site_defaults, prerendered
 
     try:
@@ -46,7 +49,7 @@ def run_mkdocs(project: Project, docs: Path, site: Path, nav: list[dict[str, Any
                 apply_site_defaults(cfg)
             cfg.plugins.on_startup(command="build", dirty=False)  # as `mkdocs build` does
             try:
-                mk_build.build(cfg)
+                mkdocs_parallel.build(cfg, jobs=jobs)
             finally:
                 cfg.plugins.on_shutdown()
     except MkDocsException as exc:

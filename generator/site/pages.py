@@ -177,7 +177,7 @@ def benchmark_page(benchmark: str, rendered: list[Rendered], manifest: Manifest)
 
 def data_page(table: ResultsTable, version: str, manifest: Manifest) -> str:
     rep = table.report(version)
-    df = table.df[table.df["round"] == version]
+    df = table.of_round(version)
     rnd = manifest.rounds.get(version)
     lines = [f"# MLPerf® Inference v{version} results as loaded", ""]
     if rep:

@@ -48,7 +48,9 @@ _PRERENDERED: contextvars.ContextVar[bool] = contextvars.ContextVar("gpu_insight
 
 #: Markdown extensions every page needs (tables, footnotes, admonitions, HTML blocks)
 EXTENSIONS = ("tables", "admonition", "md_in_html", "attr_list", "footnotes")
-FEATURES = ("content.footnote.tooltips",)
+#: navigation.prune: each page carries only the visible part of the navigation (a site of 200
+#: articles otherwise renders all of them into every page: a quarter of the MkDocs build)
+FEATURES = ("content.footnote.tooltips", "navigation.prune")
 EXTRA_CSS = ("assets/site.css",)
 EXTRA_JS = ("assets/vega-bundle.js", "assets/charts.js")
 

@@ -94,6 +94,7 @@ def reuse_unchanged(
     strict: bool,
     log: Log,
     cache_dir: Path | None = None,
+    jobs: int = 1,
 ) -> Path | None:
     """Rebuild the site from the last build's pages when no input changed; None when one did."""
     cache = cache_dir or project.root / ".cache"
@@ -107,7 +108,7 @@ def reuse_unchanged(
     bundle = bundle_dir(cache)
     with target.publish() as work:
         with pinned_epoch(int(meta["epoch"])):
-            run_mkdocs(project, bundle / "docs", work / "site", meta["nav"])
+            run_mkdocs(project, bundle / "docs", work / "site", meta["nav"], jobs=jobs)
         shutil.copytree(bundle / "extra", work / "site", dirs_exist_ok=True)
     for line in meta["log"]:
         log(line)

@@ -1,0 +1,366 @@
+"""MkDocs' ``build`` with its two costly per-page steps spread over worker processes.
+
+``mkdocs.commands.build.build`` converts every page's Markdown and renders every page's
+theme template one after the other, on one core. Both steps depend only on the page and
+on state that exists before they start (files, navigation, config), so here they run in
+forked workers, a slice of pages each:
+
+1. the parent runs the ``pre_page`` and ``page_markdown`` events and reads the sources;
+2. workers convert the Markdown (``Page.render``) and send back what it sets;
+3. the parent runs ``page_content``, ``env``, copies static files, renders the theme's
+   own templates, and makes every page's template context (``page_context`` events);
+4. workers render the page templates and send back the HTML;
+5. the parent runs ``post_page``, writes the pages, validates anchors, ``post_build``.
+
+Every plugin event runs in the parent, in page order, as MkDocs runs them, with one
+exception: when Material's search plugin is the only ``page_context`` event, it indexes
+each page in the worker that renders it, and the parent appends the entries in page
+order. Log records a worker emits are sent back and re-emitted in page order (so
+``strict`` counts them). The
+output is byte-identical to ``mkdocs build`` (a test builds both). Only full builds are
+supported (no ``--dirty``, no ``serve`` drafts): ``mkdocs serve`` keeps MkDocs' own build.
+"""
+
+from __future__ import annotations
+
+import gc
+import logging
+import multiprocessing as mp
+import pickle
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+import jinja2
+from mkdocs import utils
+from mkdocs.commands import build as mk_build
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.exceptions import Abort, BuildError
+from mkdocs.structure.files import File, Files, InclusionLevel, get_files, set_exclusions
+from mkdocs.structure.nav import Navigation, get_navigation
+from mkdocs.structure.pages import Page
+
+log = logging.getLogger("mkdocs.commands.build")
+T = TypeVar("T")
+
+#: pages per task handed to a worker: small enough to balance, large enough to amortise
+CHUNK = 8
+
+_STATE: dict[str, Any] = {}  # what forked workers read: set by the parent just before forking
+
+
+@dataclass
+class _Record:
+    """A log record a worker emitted, to re-emit in the parent."""
+
+    name: str
+    level: int
+    message: str
+
+
+class _Capture(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self.records: list[_Record] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(_Record(record.name, record.levelno, record.getMessage()))
+
+
+def _capturing() -> _Capture:
+    """In a worker: every record goes to one capturing handler (none reach the terminal)."""
+    capture = _Capture()
+    for name in [None, *logging.Logger.manager.loggerDict]:
+        logger = logging.getLogger(name)
+        if isinstance(logger, logging.Logger):
+            logger.handlers = []
+    logging.getLogger().handlers = [capture]
+    return capture
+
+
+def _replay(records: list[_Record]) -> None:
+    for r in records:
+        logging.getLogger(r.name).log(r.level, r.message)
+
+
+def _in_workers(task: Callable[[int], T], count: int, jobs: int, state: dict[str, Any]) -> list[T]:
+    """``task(i)`` for i in range(count), in forked workers that see *state*; in order."""
+    _STATE.clear()
+    _STATE.update(state, task=task)
+    ctx = mp.get_context("fork")
+    gc.freeze()  # the workers' collector then leaves the parent's objects (and their pages) alone
+    try:
+        pool = ctx.Pool(jobs, initializer=_init_worker)
+    finally:
+        gc.unfreeze()
+    with pool:
+        out = [x for chunk in pool.imap(_run_chunk, _chunks(count)) for x in chunk]
+    _STATE.clear()
+    return out
+
+
+def _init_worker() -> None:
+    _STATE["capture"] = _capturing()
+
+
+def _chunks(count: int) -> Iterator[range]:
+    for start in range(0, count, CHUNK):
+        yield range(start, min(count, start + CHUNK))
+
+
+def _run_chunk(indexes: range) -> list[Any]:
+    return [_STATE["task"](i) for i in indexes]
+
+
+def _take_records() -> list[_Record]:
+    capture: _Capture = _STATE["capture"]
+    records, capture.records = capture.records, []
+    return records
+
+
+# ------------------------------------------------------------------ step 2: Markdown in workers
+
+
+@dataclass
+class _Rendered:
+    """What ``Page.render`` sets on a page (links keyed by source path, not File objects)."""
+
+    content: str | None = None
+    toc: Any = None
+    title: str | None = None
+    anchors: set[str] | None = None
+    links: dict[str, dict[str, str]] | None = None
+    error: str = ""
+    exc: BaseException | None = None
+    records: list[_Record] | None = None
+
+
+def _render_markdown(i: int) -> _Rendered:
+    page: Page = _STATE["pages"][i]
+    config: MkDocsConfig = _STATE["config"]
+    config._current_page = page
+    try:
+        page.render(config, _STATE["files"])
+        links = getattr(page, "links_to_anchors", None)
+        return _Rendered(
+            page.content,
+            page.toc,
+            page._title_from_render,
+            page.present_anchor_ids,
+            None if links is None else {f.src_uri: v for f, v in links.items()},
+            records=_take_records(),
+        )
+    except Exception as e:  # noqa: BLE001 - raised again in the parent, with MkDocs' message
+        return _Rendered(error=_page_error("reading", page, e), exc=_portable(e), records=_take_records())
+    finally:
+        config._current_page = None
+
+
+def _portable(e: Exception) -> Exception:
+    """The exception itself when it survives pickling (the parent raises it as MkDocs would)."""
+    try:
+        pickle.loads(pickle.dumps(e))
+    except Exception:  # noqa: BLE001 - any exception that cannot cross processes
+        return BuildError(str(e))
+    return e
+
+
+def _page_error(doing: str, page: Page, e: Exception) -> str:
+    message = f"Error {doing} page '{page.file.src_uri}':"
+    return message if isinstance(e, BuildError) else f"{message} {e}"
+
+
+def _apply(page: Page, r: _Rendered, files: Files) -> None:
+    page.content, page.toc, page._title_from_render = r.content, r.toc, r.title
+    page.present_anchor_ids = r.anchors
+    if r.links is not None:
+        page.links_to_anchors = {files.get_file_from_path(k): v for k, v in r.links.items()}  # type: ignore[misc]
+
+
+# ------------------------------------------------------------------ step 4: templates in workers
+
+
+@dataclass
+class _Built:
+    """A page's HTML, the search entries indexed for it in the worker, or an error."""
+
+    html: str = ""
+    entries: list[dict[str, Any]] | None = None
+    error: str = ""
+    exc: BaseException | None = None
+    records: list[_Record] | None = None
+
+
+def _render_template(i: int) -> _Built:
+    page: Page = _STATE["pages"][i]
+    config: MkDocsConfig = _STATE["config"]
+    name, context = _STATE["contexts"][i]
+    search = _STATE["search"]
+    config._current_page = page
+    page.active = True
+    try:
+        entries = None
+        if search is not None:  # the search index's page_context event, deferred to the worker
+            index = search.search_index
+            before = len(index.entries)
+            context = search.on_page_context(context, page=page, config=config, nav=_STATE["nav"]) or context
+            entries = index.entries[before:]
+        html = _STATE["env"].get_template(name).render(context)
+        return _Built(html, entries, records=_take_records())
+    except Exception as e:  # noqa: BLE001 - raised again in the parent, with MkDocs' message
+        return _Built(error=_page_error("building", page, e), exc=_portable(e), records=_take_records())
+    finally:
+        page.active = False
+        config._current_page = None
+
+
+def deferred_search(config: MkDocsConfig) -> Any:
+    """Material's search plugin when it is the only ``page_context`` event (it then runs in the
+    workers, which send back the index entries of their pages); else None."""
+    events = config.plugins.events["page_context"]
+    if len(events) != 1:
+        return None
+    plugin = getattr(events[0], "__self__", None)
+    if type(plugin).__module__ != "material.plugins.search.plugin" or not hasattr(plugin, "search_index"):
+        return None
+    return plugin
+
+
+# ------------------------------------------------------------------ the build
+
+
+def _populate(pages: Sequence[Page], config: MkDocsConfig, files: Files, jobs: int) -> None:
+    for page in pages:
+        config._current_page = page
+        page = config.plugins.on_pre_page(page, config=config, files=files)
+        page.read_source(config)
+        assert page.markdown is not None
+        page.markdown = config.plugins.on_page_markdown(page.markdown, page=page, config=config, files=files)
+        config._current_page = None
+    state = {"pages": pages, "config": config, "files": files}
+    for page, r in zip(pages, _in_workers(_render_markdown, len(pages), jobs, state), strict=True):
+        _replay(r.records or [])
+        if r.error:
+            log.error(r.error)
+            raise r.exc or BuildError(r.error)
+        _apply(page, r, files)
+        assert page.content is not None
+        config._current_page = page
+        page.content = config.plugins.on_page_content(page.content, page=page, config=config, files=files)
+        config._current_page = None
+
+
+def _contexts(
+    pages: Sequence[Page], doc_files: Sequence[File], config: MkDocsConfig, nav: Navigation, *, search: Any
+) -> list[tuple[str, Any]]:
+    out = []
+    for page in pages:
+        config._current_page = page
+        page.active = True
+        context = mk_build.get_context(nav, doc_files, config, page)
+        name = page.meta.get("template", "main.html")
+        if search is None:
+            context = config.plugins.on_page_context(context, page=page, config=config, nav=nav)
+        if page.file.inclusion.is_excluded():
+            page.content = (
+                '<div class="mkdocs-draft-marker" title="This page will not be included into the built site.">'
+                "DRAFT"
+                "</div>" + (page.content or "")
+            )
+        page.active = False
+        config._current_page = None
+        out.append((name, context))
+    return out
+
+
+def _write_pages(pages: Sequence[Page], config: MkDocsConfig, state: dict[str, Any], jobs: int) -> None:
+    """Templates rendered in workers; ``post_page`` events and writing here, in page order."""
+    search = state["search"]
+    for page, built in zip(pages, _in_workers(_render_template, len(pages), jobs, state), strict=True):
+        _replay(built.records or [])
+        if built.error:
+            log.error(built.error)
+            raise built.exc or BuildError(built.error)
+        if search is not None:
+            search.search_index.entries.extend(built.entries or [])
+        config._current_page = page
+        output = config.plugins.on_post_page(built.html, page=page, config=config)
+        config._current_page = None
+        if output.strip():
+            utils.write_file(output.encode("utf-8", errors="xmlcharrefreplace"), page.file.abs_dest_path)
+        else:
+            log.info(f"Page skipped: '{page.file.src_uri}'. Generated empty output.")
+
+
+def _gather(config: MkDocsConfig) -> tuple[MkDocsConfig, Files, jinja2.Environment, Navigation]:
+    """MkDocs' build up to the navigation: config events, clean site, files, nav."""
+    config = config.plugins.on_config(config)
+    config.plugins.on_pre_build(config=config)
+    log.info("Cleaning site directory")
+    utils.clean_directory(config.site_dir)
+    log.info(f"Building documentation to directory: {config.site_dir}")
+    files = get_files(config)
+    env = config.theme.get_env()
+    files.add_files_from_theme(env, config)
+    files = config.plugins.on_files(files, config=config)
+    set_exclusions(files, config)
+    nav = get_navigation(files, config)
+    nav = config.plugins.on_nav(nav, config=config, files=files)
+    return config, files, env, nav
+
+
+def _pages(files: Files, config: MkDocsConfig) -> list[Page]:
+    out = []
+    for file in files.documentation_pages(inclusion=InclusionLevel.is_included):
+        if file.page is None and file.inclusion.is_not_in_nav():
+            Page(None, file, config)
+        assert file.page is not None
+        out.append(file.page)
+    return out
+
+
+def build(config: MkDocsConfig, *, jobs: int) -> None:
+    """``mkdocs build`` (a full build) with page conversion and templates in *jobs* workers."""
+    if jobs <= 1:
+        mk_build.build(config)
+        return
+    warning_counter = utils.CountHandler()
+    warning_counter.setLevel(logging.WARNING)
+    if config.strict:
+        logging.getLogger("mkdocs").addHandler(warning_counter)
+    try:
+        start = time.monotonic()
+        _build(config, jobs)
+        if counts := warning_counter.get_counts():
+            msg = ", ".join(f"{v} {k.lower()}s" for k, v in counts)
+            raise Abort(f"Aborted with {msg} in strict mode!")
+        log.info(f"Documentation built in {time.monotonic() - start:.2f} seconds")
+    except Exception as e:
+        config.plugins.on_build_error(error=e)
+        if isinstance(e, BuildError):
+            log.error(str(e))
+            raise Abort("Aborted with a BuildError!") from None
+        raise
+    finally:
+        logging.getLogger("mkdocs").removeHandler(warning_counter)
+
+
+def _build(config: MkDocsConfig, jobs: int) -> None:
+    config, files, env, nav = _gather(config)
+    pages = _pages(files, config)
+    _populate(pages, config, files, jobs)
+    env = config.plugins.on_env(env, config=config, files=files)
+    files.copy_static_files(dirty=False, inclusion=InclusionLevel.is_included)
+    for template in config.theme.static_templates:
+        mk_build._build_theme_template(template, env, files, config, nav)
+    for template in config.extra_templates:
+        mk_build._build_extra_template(template, files, config, nav)
+    doc_files = files.documentation_pages(inclusion=InclusionLevel.is_included)
+    search = deferred_search(config)
+    contexts = _contexts(pages, doc_files, config, nav, search=search)
+    state = {"pages": pages, "config": config, "env": env, "contexts": contexts, "search": search, "nav": nav}
+    _write_pages(pages, config, state, jobs)
+    for page in pages:
+        page.validate_anchor_links(files=files, log_level=config.validation.links.anchors)
+    config.plugins.on_post_build(config=config)

@@ -1,0 +1,83 @@
+"""The parallel MkDocs build writes exactly what ``mkdocs build`` writes, warnings included."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+import pytest
+from mkdocs.commands import build as mk_build
+from mkdocs.config import load_config
+from mkdocs.exceptions import Abort
+
+from generator.site import mkdocs_parallel
+
+PAGES = {
+    "index.md": "# Home\n\nSee [the second page](two.md) and [a note](notes/n.md#part).\n",
+    "two.md": "---\ntitle: Second\n---\n\n# Two\n\n| A | B |\n|---|--:|\n| x | 1 |\n\nText[^1].\n\n[^1]: A note.\n",
+    "notes/n.md": "# Notes\n\n## Part\n\nBody with `code` and *emphasis*.\n",
+}
+
+
+def _config(tmp: Path, name: str, *, strict: bool = False, theme: str = "material", **pages: str):
+    docs = tmp / f"docs-{name}"
+    for rel, text in {**PAGES, **pages}.items():
+        (docs / rel).parent.mkdir(parents=True, exist_ok=True)
+        (docs / rel).write_text(text, "utf-8")
+    yml = tmp / f"{name}.yml"
+    yml.write_text(
+        f"site_name: T\nsite_url: https://example.org/\ntheme: {theme}\nuse_directory_urls: false\n"
+        "markdown_extensions: [tables, footnotes, toc]\nplugins: [search]\n"
+        "nav: [{Home: index.md}, {Second: two.md}]\n",
+        "utf-8",
+    )
+    return load_config(str(yml), docs_dir=str(docs), site_dir=str(tmp / f"site-{name}"), strict=strict)
+
+
+def _files(site: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(site)): p.read_bytes() for p in sorted(site.rglob("*")) if p.is_file()}
+
+
+def test_parallel_mkdocs_writes_the_same_bytes_as_mkdocs_build(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
+    monkeypatch.setattr(mkdocs_parallel, "CHUNK", 1)  # one page per task: pages cross workers
+    mk_build.build(_config(tmp_path, "stock"))
+    mkdocs_parallel.build(_config(tmp_path, "parallel"), jobs=2)
+    stock, parallel = _files(tmp_path / "site-stock"), _files(tmp_path / "site-parallel")
+    assert "search/search_index.json" in stock and "notes/n.html" in stock
+    assert parallel.keys() == stock.keys()
+    assert [k for k in stock if stock[k] != parallel[k]] == []
+
+
+def test_parallel_mkdocs_counts_a_workers_warning_in_strict_mode(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    bad = {"two.md": "# Two\n\nA [broken link](missing.md).\n"}
+    with caplog.at_level(logging.WARNING, logger="mkdocs"), pytest.raises(Abort) as stock:
+        mk_build.build(_config(tmp_path, "stock", strict=True, **bad))
+    stock_warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    caplog.clear()
+    with caplog.at_level(logging.WARNING, logger="mkdocs"), pytest.raises(Abort) as parallel:
+        mkdocs_parallel.build(_config(tmp_path, "parallel", strict=True, **bad), jobs=2)
+    parallel_warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert str(parallel.value) == str(stock.value) == "Aborted with 1 warnings in strict mode!"
+    assert parallel_warnings == stock_warnings
+    assert "contains a link 'missing.md', but the target is not found" in parallel_warnings[0]
+
+
+def test_parallel_mkdocs_fails_on_a_page_as_mkdocs_build_does(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    broken = {"two.md": "---\ntemplate: no-such.html\n---\n# Two\n"}
+    with caplog.at_level(logging.ERROR, logger="mkdocs"), pytest.raises(Exception) as stock:
+        mk_build.build(_config(tmp_path, "stock", **broken))
+    stock_errors = [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
+    caplog.clear()
+    with caplog.at_level(logging.ERROR, logger="mkdocs"), pytest.raises(Exception) as parallel:
+        mkdocs_parallel.build(_config(tmp_path, "parallel", **broken), jobs=2)
+    parallel_errors = [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
+    assert type(parallel.value) is type(stock.value)  # jinja2's TemplateNotFound, raised again
+    assert parallel_errors == stock_errors
+    assert parallel_errors[0].startswith("Error building page 'two.md': 'no-such.html' not found in search paths")
