@@ -114,9 +114,12 @@ def fetch(
 )
 @click.option("--data-dir", type=click.Path(path_type=Path), default=None, help=DATA_DIR_HELP)
 @click.option("--list", "what", type=click.Choice(LIST_CHOICES), default=None, help=LIST_HELP)
-@click.option("--round", "round_version", default=None, help="With --list: only this round's names.")
-def data(results: Path, data_dir: Path | None, what: str | None, round_version: str | None) -> None:
-    """Load and validate every round under --results; print one summary line per file.
+@click.option("--round", "round_version", default=None, help="Load (and list) only this round.")
+@click.pass_context
+def data(
+    ctx: click.Context, results: Path, data_dir: Path | None, what: str | None, round_version: str | None
+) -> None:
+    """Load and validate every round under --results (or only --round); print one summary line per file.
 
     With --list, print the names templates use instead (benchmarks, families, submitters,
     scenarios or submitter kinds), one a line with what the rows say about it.
@@ -125,7 +128,8 @@ def data(results: Path, data_dir: Path | None, what: str | None, round_version: 
     from generator.data.manifest import load_manifest
     from generator.data.table import ResultsTable
 
-    table = ResultsTable.from_dir(results, load_manifest(data_dir))
+    rounds = [round_version] if round_version else None
+    table = ResultsTable.from_dir(results, load_manifest(_data_dir(ctx, data_dir)), rounds=rounds)
     if what is not None:
         click.echo(listing_text(table, what, round_version), nl=False)
         return
@@ -368,7 +372,8 @@ def new(
         / f"mlperf-inference-v{v}-{'round-overview' if kind == 'overview' else 'starter'}.md"
     )
     write_scaffold(path, make(table, manifest, v), force=force)
-    click.echo(f"wrote {path}; check it with: gpu-insights check {path} --results DIR")
+    given = f" --results {results}" if results is not None else ""
+    click.echo(f"wrote {path}; check it with: gpu-insights check {path}{given}")
 
 
 @main.command()

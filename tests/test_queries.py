@@ -278,7 +278,20 @@ def test_data_list_prints_the_names_of_a_round(shared_dir: Path) -> None:
     res = CliRunner().invoke(
         main, ["data", "--list", "submitters", "--results", str(shared_dir), "--round", "6.1"]
     )
-    assert "Dell_AMD                 oem+chip; joint: Dell, AMD; 1 systems" in res.output.splitlines()
+    assert "Dell_AMD                 oem+chip; joint: Dell, AMD; 1 system" in res.output.splitlines()
+
+
+def test_data_round_loads_and_reports_only_that_round(shared_dir: Path) -> None:
+    from click.testing import CliRunner
+
+    from generator.cli import main
+
+    res = CliRunner().invoke(main, ["data", "--results", str(shared_dir), "--round", "6.0"])
+    assert res.exit_code == 0, res.output
+    assert res.output.splitlines() == [
+        f"v6.0: 520 rows from {shared_dir}/v6.0/summary_results.json (summary_results); "
+        "33 CPU-only rows (no per-accelerator value)"
+    ]
 
 
 def test_every_official_submitter_is_classified(official: ResultsTable, manifest: Manifest) -> None:
@@ -362,8 +375,8 @@ def test_data_page_lists_the_names_of_the_round(table: ResultsTable, manifest: M
     from generator.site.pages import data_page
 
     page = data_page(table, "6.1", manifest)
-    assert "## Submitters\n\n| Submitter | Details |\n|---|---|\n| Azure | cloud; 1 systems |" in page
-    assert "| Dell\\_AMD | oem+chip; joint: Dell, AMD; 1 systems |" in page
+    assert "## Submitters\n\n| Submitter | Details |\n|---|---|\n| Azure | cloud; 1 system |" in page
+    assert "| Dell\\_AMD | oem+chip; joint: Dell, AMD; 1 system |" in page
 
 
 # ---------------------------------------------------------------- the second analysis

@@ -44,10 +44,10 @@ def listing(table: ResultsTable, what: str, round: str | None = None) -> list[tu
         if what == "benchmarks":
             scen = ", ".join(sorted(rows["scenario"].unique()))
             suites = "/".join(sorted(rows["suite"].unique()))
-            detail = f"{suites}; {scen}; {len(rows)} rows from {ids} systems"
+            detail = f"{suites}; {scen}; {_n(len(rows), 'row')} from {_n(ids, 'system')}"
         elif what == "families":
             vendor = table.manifest.families.vendor(name) if table.manifest else ""
-            detail = f"{vendor + '; ' if vendor else ''}{len(rows)} rows from {ids} systems"
+            detail = f"{vendor + '; ' if vendor else ''}{_n(len(rows), 'row')} from {_n(ids, 'system')}"
         elif what == "submitters":
             kinds = "+".join(subs.kinds(name)) or "unclassified"
             orgs = subs.organisations(name)
@@ -56,11 +56,15 @@ def listing(table: ResultsTable, what: str, round: str | None = None) -> list[tu
                 if len(orgs) > 1
                 else (f"; {orgs[0]}" if orgs[0] != name else "")
             )
-            detail = f"{kinds}{joint}; {ids} systems"
+            detail = f"{kinds}{joint}; {_n(ids, 'system')}"
         else:
-            detail = f"{rows['benchmark'].nunique()} benchmarks; {len(rows)} rows"
+            detail = f"{_n(rows['benchmark'].nunique(), 'benchmark')}; {_n(len(rows), 'row')}"
         out.append((name, detail))
     return sorted(out, key=lambda x: x[0].lower())
+
+
+def _n(count: int, noun: str) -> str:
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 
 
 def listing_text(table: ResultsTable, what: str, round: str | None = None) -> str:
