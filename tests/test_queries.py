@@ -439,3 +439,14 @@ def test_series_and_trend_break_where_compatibility_breaks(tmp_path: Path, manif
     assert chart.caption.endswith(
         "A gap in the line marks rounds the Compatibility Table does not allow comparing."
     )
+
+
+def test_the_build_summary_counts_errata_beside_findings() -> None:
+    from generator.site.build import _report_findings
+
+    lines: list[str] = []
+    _report_findings([], True, lines.append, errata=1)
+    assert lines == [
+        "compliance: 0 errors, 0 warnings; 1 erratum of published text noted above "
+        "(per-article reports in the site's review/ pages; details: gpu-insights check)"
+    ]

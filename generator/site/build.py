@@ -248,18 +248,20 @@ def prepare(
         static = f"{code_version()}|{table.digest}|{sample}|{files_digest([cfg])}"
         checks = CheckCache(cache_dir / "check", static)
     findings, reports = check_all(rendered, checker, cache=checks, checked=checked)
-    _report_findings(findings, strict, log)
+    _report_findings(findings, strict, log, errata=sum(len(getattr(r, "errata", [])) for r in rendered))
     return Prepared(manifest, table, sample, rendered, ledger_entries(rendered, project), findings, reports)
 
 
-def _report_findings(findings: list[Any], strict: bool, log: Log) -> None:
+def _report_findings(findings: list[Any], strict: bool, log: Log, *, errata: int = 0) -> None:
     for f in findings:
         if f.severity == "error" or strict:
             log(str(f))
     n_err = sum(f.severity == "error" for f in findings)
     n_warn = sum(f.severity == "warning" for f in findings)
+    # errata are published sentences the data contradicts, kept as published and reported above
+    noted = f"; {errata} {'erratum' if errata == 1 else 'errata'} of published text noted above" if errata else ""
     log(
-        f"compliance: {n_err} errors, {n_warn} warnings "
+        f"compliance: {n_err} errors, {n_warn} warnings{noted} "
         f"(per-article reports in the site's review/ pages; details: gpu-insights check)"
     )
     if failed(findings, strict=strict):
