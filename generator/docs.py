@@ -140,13 +140,19 @@ EXAMPLES: dict[str, str] = {
 }
 
 
+#: meanings that differ from the glossary for one function: (function, parameter) -> meaning
+OWN_PARAMETERS: dict[tuple[str, str], str] = {
+    ("stated", "by"): "who states the number: the source's name, cited beside it (e.g. `\"NVIDIA\"`)",
+}
+
+
 def parameters(fn: Callable[..., Any]) -> list[tuple[str, str]]:
-    """``(parameter, meaning)`` of each parameter of *fn* (its docstring's word, else the glossary)."""
+    """``(parameter, meaning)`` of each parameter of *fn* (its own meaning, else the glossary)."""
     out = []
     for name in inspect.signature(fn).parameters:
         if name == "self":
             continue
-        out.append((name, PARAMETERS.get(name, "")))
+        out.append((name, OWN_PARAMETERS.get((fn.__name__, name), PARAMETERS.get(name, ""))))
     return out
 
 
@@ -201,7 +207,7 @@ def placeholders_markdown(namespace: dict[str, Callable[..., Any]]) -> str:
         "`.submitter`, `.family`, `.accelerator` and `.system`; `rank()`/`best()` offer `.of` (rows",
         "ranked) and `.tied` (rows with the same value); `spread()` offers `.low`, `.high` and `.count`;",
         "`median()` offers `.count`; `count()` offers `.names`; `largest()` offers `.systems` and `.rows`;",
-        "series points offer `.round` and `.breaks`. Figures compare with `<`, `>`, `<=`, `>=` (with",
+        "series points offer `.round`, `.breaks` and `.count` (rows behind a median). Figures compare with `<`, `>`, `<=`, `>=` (with",
         'figures or numbers), for claims: `{{ holds(orgs > count(round="6.0", distinct="organisation"),',
         '"the broadest field") }}`.',
         "",
