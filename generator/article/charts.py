@@ -3,7 +3,9 @@
 Each chart becomes ``charts/<slug>-<n>.vl.json`` (the spec, drawn in the browser
 by the Vega bundle the site serves itself) and ``charts/<slug>-<n>.svg`` (a
 static fallback made with vl-convert). The caption and its footnote markers are
-Markdown text beside the chart, never only inside the image.
+Markdown text beside the chart, never only inside the image. Every value label and
+tooltip prints the figure as the article's text prints it (``str(figure)``), never a
+rounding of its own.
 """
 
 from __future__ import annotations
@@ -69,9 +71,7 @@ def per_gpu_by_family(
         except LookupFailed:
             continue
         figs.append(f)
-        data.append(
-            {"family": fam, "per_gpu": round_(f.value), "entry": str(f.entry), "gpus": f.row.gpus, **_who(f)}
-        )
+        data.append({"family": fam, **_value(f), "entry": str(f.entry), "gpus": f.row.gpus, **_who(f)})
     if not data:
         raise LookupFailed(f"no {benchmark} {scenario} rows in v{round} for {', '.join(families)}")
     df = pd.DataFrame(data)
@@ -110,7 +110,7 @@ def cross_round(
                     "label": f"{label} v{f.row.round}",
                     "system_label": label,
                     "round": f"v{f.row.round}",
-                    "per_gpu": round_(f.value),
+                    **_value(f),
                     "entry": entry,
                     "family": f.row.family,
                     "gpus": f.row.gpus,
@@ -150,7 +150,7 @@ def available_vs_preview(
         data.append(
             {
                 "category": cat.capitalize(),
-                "per_gpu": round_(f.value),
+                **_value(f),
                 "entry": str(f.entry),
                 "family": f.row.family,
                 "gpus": f.row.gpus,
@@ -196,7 +196,7 @@ def trend(
         entry = (
             p.entry.text_override if len({r.result_id for r in p.entries}) == 1 else f"{len(p.entries)} rows"
         )
-        data.append({"round": f"v{p.round}", "per_gpu": round_(p.value), "segment": segment, "rows": entry})
+        data.append({"round": f"v{p.round}", **_value(p), "segment": segment, "rows": entry})
     name = lib.manifest.rules.display_name(benchmark)
     units = next((r.units for p in points for r in p.entries), "result")
     base = alt.Chart(pd.DataFrame(data)).encode(
@@ -204,14 +204,14 @@ def trend(
         y=alt.Y("per_gpu:Q", title=f"{units} per GPU (derived)", axis=alt.Axis(format="~s", tickCount=4)),
         tooltip=[
             alt.Tooltip("round:N", title="Round"),
-            alt.Tooltip("per_gpu:Q", title="Per GPU", format=",.1f"),
+            alt.Tooltip("printed:N", title="Per GPU"),
             alt.Tooltip("rows:N", title="Entries"),
         ],
     )
     marks = [
         base.mark_line(point=True).encode(detail="segment:N"),
         base.mark_text(dy=-10, fontSize=FONT["value"]).encode(
-            text=alt.Text("per_gpu:Q", format=",.0f"), color=alt.value("currentColor")
+            text="printed:N", color=alt.value("currentColor")
         ),
     ]
     breaks = (
@@ -226,31 +226,61 @@ def trend(
 
 
 def gains(lib: Library, figures: Sequence[Figure], *, title: str = "") -> Chart:
-    """Bars of ``gains(...)``: the change of the best per-GPU value per benchmark and scenario."""
+    """Bars of ``gains(...)``: the change of the best per-GPU value per benchmark and scenario.
+
+    Each bar is labelled on two lines (benchmark, then scenario: never cut short) and with the
+    change as the article prints it (``199.1%``); the axis leaves room for the labels of the
+    longest bars, negative changes included."""
     if not figures:
         raise LookupFailed("gains chart: no benchmark and scenario to compare")
+    name = lib.manifest.rules.display_name
     data = [
         {
-            "benchmark": f"{lib.manifest.rules.display_name(f.benchmark)} {f.scenario}",
-            "pct": round(f.value, 1),
+            "row": f"{name(f.benchmark)}{LINE_BREAK}{f.scenario}",
+            "benchmark": name(f.benchmark),
+            "scenario": f.scenario,
+            "pct": float(f.value),
+            "printed": str(f),
         }
         for f in figures
     ]
     new, old = figures[0].new.round, figures[0].old.round
     counts = "; ".join(
-        f"{lib.manifest.rules.display_name(f.benchmark)} {f.scenario} on {f.new.row.gpus} and {f.old.row.gpus} GPUs"
-        for f in figures
+        f"{name(f.benchmark)} {f.scenario} on {f.new.row.gpus} and {f.old.row.gpus} GPUs" for f in figures
     )
+    values = [float(f.value) for f in figures]
+    low, high = min(0.0, *values), max(0.0, *values)
     base = alt.Chart(pd.DataFrame(data)).encode(
-        x=alt.X("pct:Q", title="change of the best per-GPU value (%, derived)", axis=alt.Axis(tickCount=4)),
-        y=alt.Y("benchmark:N", title=None, sort=None),
-        tooltip=[alt.Tooltip("benchmark:N", title="Benchmark"), alt.Tooltip("pct:Q", title="Change (%)")],
+        x=alt.X(
+            "pct:Q",
+            title="Change (%, derived)",
+            scale=alt.Scale(domain=[low * HEADROOM, high * HEADROOM], nice=False),
+            axis=alt.Axis(tickCount=4, labelExpr="datum.label + '%'", labelFlush=True),
+        ),
+        y=alt.Y(
+            "row:N",
+            title=None,
+            sort=None,
+            # two lines centred on their bar: the second line is drawn below the first
+            axis=alt.Axis(
+                labelExpr=f"split(datum.label, '{LINE_BREAK}')", labelLimit=0, labelOffset=-FONT["label"] / 2
+            ),
+        ),
+        tooltip=[
+            alt.Tooltip("benchmark:N", title="Benchmark"),
+            alt.Tooltip("scenario:N", title="Scenario"),
+            alt.Tooltip("printed:N", title="Change"),
+        ],
     )
+    negative = "datum.pct < 0"
     marks = [
         base.mark_bar(),
-        base.mark_text(align="left", baseline="middle", dx=4, fontSize=FONT["value"]).encode(
-            text=alt.Text("pct:Q", format="+.1f"), color=alt.value("currentColor")
-        ),
+        base.mark_text(
+            align=alt.ExprRef(f"{negative} ? 'right' : 'left'"),
+            dx=alt.ExprRef(f"{negative} ? -4 : 4"),
+            baseline="middle",
+            fontSize=FONT["value"],
+        ).encode(text="printed:N", color=alt.value("currentColor")),
     ]
     caption = (
         f"Change of the best Closed per-GPU result of each benchmark and scenario, MLPerf® Inference "
@@ -258,6 +288,7 @@ def gains(lib: Library, figures: Sequence[Figure], *, title: str = "") -> Chart:
         f"and in GPU count: {counts}; per-GPU values and their changes are derived metrics."
     )
     spec = _responsive(marks, title or f"Best per-GPU result: v{new} against v{old}", caption)
+    spec["height"] = {"step": 2 * FONT["label"] + 12}  # room for the labels' two lines
     return Chart(spec, caption, tuple(figures))
 
 
@@ -322,6 +353,10 @@ PALETTE = (
 OTHER_COLOR = "#888888"
 #: text sizes of every chart (pixels): at least 12 px in a 390 px wide phone column
 FONT = {"label": 13, "title": 14, "value": 12}
+#: the value axis reaches this far beyond the longest bar, for its value label
+HEADROOM = 1.3
+#: splits an axis label into lines (Vega draws an array of strings on several lines)
+LINE_BREAK = "|"
 
 
 def family_colors(lib: Library) -> tuple[list[str], list[str]]:
@@ -340,13 +375,15 @@ def _who(f: Figure) -> dict[str, Any]:
     return {"submitter": f.row.submitter, "system": f.row.system}
 
 
-TOOLTIP = [
-    alt.Tooltip("entry:N", title="Entry"),
-    alt.Tooltip("submitter:N", title="Submitter"),
-    alt.Tooltip("system:N", title="System"),
-    alt.Tooltip("gpus:Q", title="GPUs"),
-    alt.Tooltip("per_gpu:Q", title="Per GPU", format=",.1f"),
-]
+def _tooltip() -> list[Any]:
+    """The tooltip of every bar (a function: altair is imported on the first chart, not at start-up)."""
+    return [
+        alt.Tooltip("entry:N", title="Entry"),
+        alt.Tooltip("submitter:N", title="Submitter"),
+        alt.Tooltip("system:N", title="System"),
+        alt.Tooltip("gpus:Q", title="GPUs"),
+        alt.Tooltip("printed:N", title="Per GPU"),
+    ]
 
 
 def _bars(
@@ -365,13 +402,13 @@ def _bars(
     x = alt.X(
         "per_gpu:Q",
         title=f"{units} per GPU (derived)",
-        scale=alt.Scale(domain=[0, top * 1.22], nice=False),
+        scale=alt.Scale(domain=[0, top * HEADROOM], nice=False),
         axis=alt.Axis(format="~s", tickCount=4),
     )
-    base = alt.Chart(df).encode(x=x, y=y, tooltip=TOOLTIP)
+    base = alt.Chart(df).encode(x=x, y=y, tooltip=_tooltip())
     bars = base.mark_bar().encode(color=color, **extra)
     labels = base.mark_text(align="left", baseline="middle", dx=4, fontSize=FONT["value"]).encode(
-        text=alt.Text("per_gpu:Q", format=",.0f"), color=alt.value("currentColor")
+        text="printed:N", color=alt.value("currentColor")
     )
     return _responsive([bars, labels], title, caption)
 
@@ -394,8 +431,10 @@ def _units(figs: list[Figure]) -> str:
     return figs[0].row.units if figs else "result"
 
 
-def round_(v: float) -> float:
-    return float(f"{v:.1f}")
+def _value(f: Figure) -> dict[str, Any]:
+    """A plotted figure: its value (the bar's length) and its text as the article prints it (the
+    label and the tooltip), so that a chart never shows 8,847 where the text says 8,846."""
+    return {"per_gpu": float(f.value), "printed": str(f)}
 
 
 def to_svg(spec: dict, cache_dir: Path | None = None) -> str:
