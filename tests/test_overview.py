@@ -166,7 +166,7 @@ def test_new_kind_overview_writes_the_article(shared_dir: Path, tmp_path: Path) 
     args = ["-f", str(ROOT / "mkdocs.yml"), "new", "6.0", "--kind", "overview", "--results", str(shared_dir)]
     res = CliRunner().invoke(main, [*args, "--output", str(out)])
     assert res.exit_code == 0, res.output
-    assert res.output == f"wrote {out}; check it with: gpu-insights check {out} --results DIR\n"
+    assert res.output == f"wrote {out}; check it with: gpu-insights check {out} --results {shared_dir}\n"
     text = out.read_text("utf-8")
     assert text.startswith('---\ntitle: "MLPerf® Inference v6.0: a round overview"\n')
     assert (
