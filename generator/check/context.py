@@ -10,6 +10,7 @@ from functools import cached_property
 from typing import Any
 
 from generator.article.render import Rendered
+from generator.article.sourcemap import EXPR
 from generator.check.claims import (
     PER_GPU_LEAD,
     TOTAL_BEFORE,
@@ -86,6 +87,12 @@ class Context:
         if key not in self._mentions:
             self._mentions[key] = self.vocab.read(block.words(s))
         return self._mentions[key]
+
+    def printed(self, block: Block, index: int) -> bool:
+        """Whether a position is in text a placeholder printed from the data (a system name, a
+        software stack): words there ("0W", "Fastest") are the data's, not the author's claim."""
+        smap = self.rendered.sourcemap
+        return bool(smap.segments) and smap.kind(block.offset(index)) == EXPR
 
     def quoted(self, block: Block, index: int) -> bool:
         """Whether a position is inside a quotation (a statement by someone else)."""

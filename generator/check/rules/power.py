@@ -33,13 +33,14 @@ def power_without_measurement(ctx: Context) -> Iterator[Issue]:
     """Reports power wording (per watt, per joule, energy-efficient, perf/W, kW, TDP) in a
     sentence that prints results, or in a paragraph whose results have no measured MLPerf®
     power. A proxy such as TDP is never allowed; measured system power is the only
-    sanctioned power metric, and only for submissions that measured it."""
+    sanctioned power metric, and only for submissions that measured it. Words a placeholder
+    printed from the data (a system named "0W") are not the article's claim."""
     for b in ctx.prose():
         rows = [r for c in claims_in(ctx, b) for r in c.rows]
         rows = rows or [r for x in section_of(ctx, b) for c in claims_in(ctx, x) for r in c.rows]
         for s in b.sentences:
             text = b.words(s)
-            m = POWER.search(text)
+            m = next((m for m in POWER.finditer(text) if not ctx.printed(b, s.start + m.start())), None)
             if not m:
                 continue
             here = claims_in(ctx, b, s)

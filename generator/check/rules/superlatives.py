@@ -130,8 +130,10 @@ def superlative_without_scope(ctx: Context) -> Iterator[Issue]:
             # printing it publishes a record no MLCommons review stands behind
             own_unverified = bool(re.search(r"\bunverified\b", text, re.I))
             for m in MAXIMUM.finditer(text):
-                if NOT_A_CLAIM.search(text[max(0, m.start() - 4) : m.end() + 6]) or (
-                    ctx.quoted(b, s.start + m.start()) and not own_unverified
+                if (
+                    NOT_A_CLAIM.search(text[max(0, m.start() - 4) : m.end() + 6])
+                    or (ctx.quoted(b, s.start + m.start()) and not own_unverified)
+                    or ctx.printed(b, s.start + m.start())  # "Fastest" in a system's name is data
                 ):
                     continue
                 missing = _scope_missing(ctx, b, s)
@@ -155,6 +157,7 @@ def superlative_without_scope(ctx: Context) -> Iterator[Issue]:
                 u
                 and not ctx.mentions(b, s).rounds
                 and not ctx.quoted(b, s.start + u.start())
+                and not ctx.printed(b, s.start + u.start())
                 and _about_results(ctx, b, s)
             ):
                 yield at(
@@ -239,7 +242,7 @@ def superlative_on_derived(ctx: Context) -> Iterator[Issue]:
             continue
         for s in b.sentences:
             text = b.words(s)
-            m = MAXIMUM.search(text)
+            m = next((m for m in MAXIMUM.finditer(text) if not ctx.printed(b, s.start + m.start())), None)
             if not m or not OFFICIAL_FRAME.search(text) or DERIVED_SAID.search(text):
                 continue
             derived = [

@@ -174,6 +174,8 @@ def derived_called_official(ctx: Context) -> Iterator[Issue]:
         for m in OFFICIAL.finditer(text, s.start, c.index):
             if (id(c.block), m.start()) in seen or _clause(text, m.start()) != _clause(text, c.index):
                 continue
+            if ctx.printed(c.block, m.start()):
+                continue  # "Verified" in a system's name is data
             if len(text[m.end() : c.index].split()) > 8:
                 continue  # too far from the value to qualify it
             before = text[max(s.start, m.start() - 40) : m.start()]
