@@ -41,6 +41,11 @@ def render_ok(tmp_path: Path, table: ResultsTable, manifest: Manifest, body: str
 
 
 # ---------------------------------------------------------------- no untracked numbers
+TEXT_REFUSED = (
+    "into text, which no footnote would cite; print the figure itself ({{ x }}), "
+    'or x.fmt(style="Words") for a capitalised number word'
+)
+
 
 
 @pytest.mark.parametrize(
@@ -67,12 +72,38 @@ def render_ok(tmp_path: Path, table: ResultsTable, manifest: Manifest, body: str
             "(result, per_gpu, best, ...) or constant(value, why)",
         ),
         ("{{ [1, 2] }}", "prints a list, not a figure or text; print its figures one by one"),
+        *[
+            (expr.replace("X", 'per_gpu("6.1-0001", "gpt-oss-120b", "Server")'), f"{how} {TEXT_REFUSED}")
+            for expr, how in [
+                ("{{ X|string }}", "the filter |string turns figure 10,000"),
+                ("{{ X|pprint }}", "the filter |pprint turns figure 10,000"),
+                ("{{ X|capitalize }}", "the filter |capitalize turns figure 10,000"),
+                ('{{ [X, X]|join(", ") }}', "the filter |join turns figure 10,000"),
+                ('{{ X ~ "" }}', "joining with ~ turns figure 10,000"),
+                ('{{ (X|float) ~ "" }}', "joining with ~ turns the bare number 10000.0"),
+                ('{{ "%s" % X }}', "the % operator turns figure 10,000"),
+                ('{{ "{}".format(X) }}', "str.format() turns figure 10,000"),
+                ('{{ "{a}".format_map({"a": X}) }}', "str.format_map() turns figure 10,000"),
+            ]
+        ],
     ],
 )
 def test_no_untracked_numbers_a_template_prints_data_only_as_cited_figures(
     tmp_path: Path, tiny: ResultsTable, manifest: Manifest, expr: str, message: str
 ) -> None:
     assert render_error(tmp_path, tiny, manifest, f"\nValue: {expr}\n") == f"a.md:7: {message}"
+
+
+def test_no_untracked_numbers_text_filters_on_text_and_tracked_words_still_work(
+    tmp_path: Path, tiny: ResultsTable, manifest: Manifest
+) -> None:
+    body = (
+        '\n{% set x = per_gpu("6.1-0001", "gpt-oss-120b", "Server") %}'
+        '{{ x.system|upper }} {{ "a" ~ x.submitter }} {{ count("gpt-oss-120b", "Server", round="6.1").fmt(style="Words") }}'
+        " {{ ([x, x]|first) }}\n"
+    )
+    out = render_ok(tmp_path, tiny, manifest, body)
+    assert out.startswith("EXAMPLE 8X aExampleCorp Four 10,000\n"), out
 
 
 # ---------------------------------------------------------------- bounded rendering

@@ -74,8 +74,9 @@ class Figure:
             return f"{_num(v, digits, self.sep)}%"
         if style == "money":
             return f"${_num(v, digits, self.sep)}"
-        if style == "words" and float(v).is_integer() and 0 <= v < len(WORDS):
-            return WORDS[int(v)]
+        if style in ("words", "Words") and float(v).is_integer() and 0 <= v < len(WORDS):
+            word = WORDS[int(v)]
+            return word.capitalize() if style == "Words" else word  # "Words": to open a sentence
         text = _num(v, digits, self.sep)
         return f"{text} {self.unit}" if self.unit else text
 
@@ -90,7 +91,7 @@ class Figure:
         """The same figure printed differently: ``{{ x.fmt(digits=2, scale=1e6) }}``.
 
         ``digits``: decimals; ``style``: ``x``, ``ascii_x`` (``5.65x``), ``pct``, ``money``, ``plain``,
-        ``words``; ``scale``: divide by it before printing (``1e6`` with ``unit="million"``);
+        ``words`` (``eight``), ``Words`` (``Eight``, to open a sentence); ``scale``: divide by it before printing (``1e6`` with ``unit="million"``);
         ``sep``: thousands separators; ``unit``: any text printed after the number (``"ms"``,
         ``"million"``): ``{{ x.total.fmt(digits=2, scale=1e6, unit="million") }}`` → ``5.75 million``.
         """

@@ -5,6 +5,8 @@
   (``x.value``, ``x.row.result``) and bare numbers are refused with a message.
 * Text is escaped for Markdown and HTML when printed (:func:`generator.article.escape.md`),
   except markup the generator made itself (:class:`~generator.article.escape.Trusted`).
+* Nothing turns a figure (or a bare number) into text on the way: ``|string``, ``|pprint``,
+  ``|join``, ``~``, ``%`` and ``str.format`` refuse one, so every printed number is a figure.
 * ``**`` and sequence repetition are bounded, so ``9 ** 999999999`` or
   ``'x' * 10**10`` fail at once instead of exhausting the machine.
 """
@@ -12,11 +14,16 @@
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import math
 from collections.abc import Callable
 from typing import Any
 
 import jinja2
+import jinja2.nodes
+import jinja2.runtime
+from jinja2 import nodes
+from jinja2.compiler import CodeGenerator, Frame
 from jinja2.sandbox import SandboxedEnvironment
 
 from generator.article.escape import DataText, Trusted, md
@@ -39,10 +46,89 @@ class ResourceLimit(GpuInsightsError):
     """A template asked for more than a bounded article may use."""
 
 
-class ArticleSandbox(SandboxedEnvironment):
-    """Sandbox that refuses raw values and unbounded arithmetic."""
+#: filters that hand figures and numbers on as values (or count them): everything else turns its
+#: input into text, and a figure (or number) turned into text would print with no citation
+PASS_THROUGH = frozenset(
+    {
+        "abs", "attr", "batch", "count", "d", "default", "dictsort", "first", "float", "groupby", "int",
+        "items", "last", "length", "list", "map", "max", "min", "random", "reject", "rejectattr",
+        "reverse", "round", "select", "selectattr", "slice", "sort", "sum", "unique",
+    }
+)  # fmt: skip
 
-    intercepted_binops = frozenset({"*", "**"})
+
+def _untracked_inside(value: Any, depth: int = 0) -> Any:
+    """A figure or a bare number in *value* (or in a list, tuple or dict of it), else None."""
+    if isinstance(value, Figure) or (isinstance(value, int | float) and not isinstance(value, bool)):
+        return value
+    if depth < 3 and isinstance(value, list | tuple | set | frozenset):
+        return next((u for v in value if (u := _untracked_inside(v, depth + 1)) is not None), None)
+    if depth < 3 and isinstance(value, dict):
+        return _untracked_inside(list(value.values()), depth + 1)
+    return None
+
+
+def _as_text_refused(what: str, value: Any) -> UntrackedValue:
+    kind = f"figure {value}" if isinstance(value, Figure) else f"the bare number {value!r}"
+    return UntrackedValue(
+        f"{what} turns {kind} into text, which no footnote would cite; print the figure itself "
+        '({{ x }}), or x.fmt(style="Words") for a capitalised number word'
+    )
+
+
+def _guarded_filter(name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
+    """*fn*, refusing to turn a figure or a number into text."""
+
+    @functools.wraps(fn)  # keeps jinja's pass_context / pass_environment marks
+    def guarded(*args: Any, **kwargs: Any) -> Any:
+        for arg in [*args, *kwargs.values()]:
+            if isinstance(arg, jinja2.runtime.Context | jinja2.Environment | jinja2.nodes.EvalContext):
+                continue
+            found = _untracked_inside(arg)
+            if found is not None:
+                raise _as_text_refused(f"the filter |{name}", found)
+        return fn(*args, **kwargs)
+
+    return guarded
+
+
+class _CodeGenerator(CodeGenerator):
+    """Jinja's code generator, with ``a ~ b`` joined by :meth:`ArticleSandbox.concat_text`."""
+
+    def visit_Concat(self, node: nodes.Concat, frame: Frame) -> None:
+        self.write("environment.concat_text((")
+        for arg in node.nodes:
+            self.visit(arg, frame)
+            self.write(", ")
+        self.write("))")
+
+
+class ArticleSandbox(SandboxedEnvironment):
+    """Sandbox that refuses raw values, untracked text made of figures, and unbounded arithmetic."""
+
+    intercepted_binops = frozenset({"*", "**", "%"})
+    code_generator_class = _CodeGenerator
+
+    def concat_text(self, parts: tuple[Any, ...]) -> str:
+        """``a ~ b``: text only; a figure or a number joined into text would carry no citation."""
+        for part in parts:
+            found = _untracked_inside(part)
+            if found is not None:
+                raise _as_text_refused("joining with ~", found)
+        return "".join(str(p) for p in parts)
+
+    def wrap_str_format(self, value: Any) -> Callable[..., str] | None:
+        wrapped = super().wrap_str_format(value)
+        if wrapped is None:
+            return None
+
+        def checked(*args: Any, **kwargs: Any) -> str:
+            found = _untracked_inside([*args, *kwargs.values()])
+            if found is not None:
+                raise _as_text_refused(f"str.{value.__name__}()", found)
+            return wrapped(*args, **kwargs)
+
+        return checked
 
     def is_safe_attribute(self, obj: Any, attr: str, value: Any) -> bool:
         if isinstance(obj, Row):
@@ -59,6 +145,10 @@ class ArticleSandbox(SandboxedEnvironment):
 
     def call_binop(self, context: Any, operator: str, left: Any, right: Any) -> Any:
         numbers = (int, float)
+        if operator == "%" and isinstance(left, str):
+            found = _untracked_inside(right)
+            if found is not None:
+                raise _as_text_refused("the % operator", found)
         if operator == "**" and isinstance(left, numbers) and isinstance(right, numbers):
             base = abs(float(left))
             if base > 1 and (abs(right) > MAX_POWER_BITS or right * math.log2(base) > MAX_POWER_BITS):
@@ -82,6 +172,9 @@ def make_environment(finalize: Callable[[Any], Any]) -> ArticleSandbox:
     # data text must never become markup: no way to mark a string safe or raw
     for name in ("safe", "forceescape", "e", "escape", "urlize", "xmlattr"):
         env.filters.pop(name, None)
+    for name, fn in list(env.filters.items()):
+        if name not in PASS_THROUGH:
+            env.filters[name] = _guarded_filter(name, fn)
     return env
 
 
