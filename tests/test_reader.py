@@ -22,7 +22,7 @@ from generator.site.reader import (
     reader_markdown,
     reader_note,
 )
-from generator.site.review import review_page
+from generator.site.review import one_folder_down, review_markers, review_page
 
 from .conftest import ROOT, TINY_ROWS, tiny_row, write_results
 
@@ -52,7 +52,7 @@ def test_markers_become_markdown_footnotes_with_linked_entries(tmp_path: Path, m
         "[^1]: MLPerf® Inference v6.1 Closed Datacenter. <br>**gpt-oss-120b** Server (entries "
     )
     assert (
-        f'<a href="{DETAILS}" title="Official result 6.1-0001"><span class="gi-id">6.1-0001</span></a>'
+        f'<a class="gi-entry" href="{DETAILS}" title="Official result 6.1-0001"><span class="gi-id">6.1-0001</span></a>'
         in note1
     )
     # the guideline statements stay: source and date, derived metrics, not verified, trademark
@@ -92,8 +92,73 @@ def test_entry_ids_never_break_but_code_tags_and_links_are_left_alone() -> None:
     assert _wrap_ids("entry 6.1-0021, `6.1-0022`, [x](https://e.org/6.1-0023)") == (
         'entry <span class="gi-id">6.1-0021</span>, `6.1-0022`, [x](https://e.org/6.1-0023)'
     )
+    assert (
+        _wrap_ids("[see 6.1-0026](https://e.org/x)")
+        == '[see <span class="gi-id">6.1-0026</span>](https://e.org/x)'
+    )
     assert _wrap_ids('<img alt="6.1-0024">') == '<img alt="6.1-0024">'
     assert _wrap_ids('!!! note "Entry 6.1-0025 is inferred"') == '!!! note "Entry 6.1-0025 is inferred"'
+
+
+def test_entry_ids_in_prose_and_tables_link_to_their_official_result() -> None:
+    details = {("6.1", "6.1-0021"): DETAILS, ("6.0", "6.0-0002"): DETAILS + "/v60"}
+    assert _wrap_ids("| B200 | 7,500 (8 GPUs, 6.1-0021) | entry 6.0-0002 and 6.1-0099 |", details) == (
+        f'| B200 | 7,500 (8 GPUs, <a class="gi-entry" href="{DETAILS}" title="Official result 6.1-0021">'
+        '<span class="gi-id">6.1-0021</span></a>) | entry '
+        f'<a class="gi-entry" href="{DETAILS}/v60" title="Official result 6.0-0002">'
+        '<span class="gi-id">6.0-0002</span></a> and <span class="gi-id">6.1-0099</span> |'
+    )
+    # never a link inside a link: in link text and inside an HTML link an ID is only kept whole
+    assert _wrap_ids('[6.1-0021](https://e.org) and <a href="#x">6.1-0021</a>', details) == (
+        '[<span class="gi-id">6.1-0021</span>](https://e.org) and <a href="#x"><span class="gi-id">6.1-0021</span></a>'
+    )
+
+
+def test_the_markers_of_one_citation_are_separated(tmp_path: Path, manifest: Manifest) -> None:
+    r, table = rendered(tmp_path, manifest, with_details(TINY_ROWS, DETAILS))
+    assert "above its own v6.0 result.[^\\[1\\]](#mlperf-fn-1)[\\[2\\]](#mlperf-fn-2)" in r.markdown
+    page = reader_markdown(r, NoteContext(manifest, {}, details_urls(table)))
+    assert 'above its own v6.0 result.[^1]<sup class="gi-fn-sep">,</sup>[^2]\n' in page
+    assert "*Table 1: best Available rows.*[^1]\n" in page
+    # the entry the prose names links to its official result
+    assert (
+        f'(entry\n<a class="gi-entry" href="{DETAILS}" title="Official result 6.1-0001"><span class="gi-id">6.1-0001</span></a>)'
+        in page
+    )
+
+
+def test_the_notes_name_the_publication(tmp_path: Path, manifest: Manifest) -> None:
+    r, _ = rendered(tmp_path, manifest, TINY_ROWS)
+    page = reader_markdown(r, NoteContext(manifest, {}, {}, "My GPU publication"))
+    note1 = next(ln for ln in page.splitlines() if ln.startswith("[^1]: "))
+    assert (
+        "Per-GPU values, medians, and percentage changes are derived metrics computed by My GPU publication and"
+        in note1
+    )
+    assert "GPU Insights" not in page
+
+
+def test_review_markers_are_superscript_links_not_literal_brackets(
+    tmp_path: Path, manifest: Manifest
+) -> None:
+    assert review_markers("result.[^\\[1\\]](#mlperf-fn-1)[\\[3\\]](#mlperf-fn-3) Next") == (
+        'result.<sup class="gi-fn"><a href="#mlperf-fn-1" title="Note 1">1</a>,'
+        '<a href="#mlperf-fn-3" title="Note 3">3</a></sup> Next'
+    )
+    r, _ = rendered(tmp_path, manifest, TINY_ROWS)
+    page = review_page(r, [])
+    assert "[^\\[" not in page and "(#mlperf-fn-" not in page
+    assert (
+        'above its own v6.0 result.<sup class="gi-fn"><a href="#mlperf-fn-1" title="Note 1">1</a>,'
+        '<a href="#mlperf-fn-2" title="Note 2">2</a></sup>'
+    ) in page
+
+
+def test_review_pages_keep_the_articles_links_and_charts_working_one_folder_down() -> None:
+    text = '[v6.1](rounds/v6.1.md), [x](https://e.org/a.md), [n](#fn), [up](../a.md) <img src="charts/a.svg">'
+    assert one_folder_down(text) == (
+        '[v6.1](../rounds/v6.1.md), [x](https://e.org/a.md), [n](#fn), [up](../a.md) <img src="../charts/a.svg">'
+    )
 
 
 def test_empty_headings_are_dropped() -> None:

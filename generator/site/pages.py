@@ -11,17 +11,31 @@ from __future__ import annotations
 import datetime as dt
 import html
 import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
+import pandas as pd
 import yaml
 
 from generator.article.escape import attr, md, safe_url
+from generator.article.footnotes import SCENARIO_ORDER, SUITE_NAMES
 from generator.article.render import Rendered
 from generator.check import Finding
 from generator.data.listing import listing_markdown
 from generator.data.manifest import Manifest, Round
+from generator.data.results import version_key
 from generator.data.table import ResultsTable
-from generator.site.reader import NoteContext, benchmarks_of, details_urls, reader_markdown, rounds_of
+from generator.project import CONFIG_NAME
+from generator.site.reader import (
+    PUBLISHER,
+    NoteContext,
+    benchmarks_of,
+    details_urls,
+    reader_markdown,
+    rounds_of,
+)
 from generator.site.review import review_page
 
 #: the chart's width in the SVG fallback (the drawn chart follows its column)
@@ -31,6 +45,59 @@ TRADEMARK = (
     "Association in the United States and other countries. All rights reserved. "
     "Unauthorized use strictly prohibited. See www.mlcommons.org for more information."
 )
+
+
+#: a byline names this many benchmarks at most; more are summarised ("27 benchmarks")
+BYLINE_BENCHMARKS = 4
+
+
+@dataclass(frozen=True)
+class Publication:
+    """What the pages take from the publication's ``mkdocs.yml``: its name (the home page's
+    heading, the notes' "derived metrics computed by ..."), author and description.
+
+    ``site_author: editors@example.org (Name)`` gives the feed's authors the e-mail address
+    RSS 2.0 asks for: ``editors@example.org (Article Author)``."""
+
+    name: str = PUBLISHER
+    author: str = ""
+    description: str = ""
+
+    @property
+    def email(self) -> str:
+        m = re.fullmatch(r"(\S+@\S+\.\w+)(?:\s+\(.*\))?", self.author.strip())
+        return m.group(1) if m else ""
+
+    def feed_author(self, name: str) -> str:
+        """An item's ``<author>``: ``e-mail (name)``; the publication's own for an article without one."""
+        if not name:
+            return self.author or self.name
+        return f"{self.email} ({name})" if self.email else name
+
+
+def load_publication(config_file: Path) -> Publication:
+    """The :class:`Publication` of a ``mkdocs.yml`` (the defaults when it cannot be read)."""
+    # MkDocs' own YAML reading (!ENV tags, INHERIT): imported here, as it costs a quarter of a
+    # second that check, data and diff never need
+    from mkdocs.exceptions import MkDocsException
+    from mkdocs.utils.yaml import yaml_load
+
+    try:
+        with config_file.open("rb") as fh:
+            cfg = yaml_load(fh)
+    except (OSError, yaml.YAMLError, MkDocsException):
+        return Publication()
+
+    def text(key: str) -> str:
+        value = cfg.get(key) if isinstance(cfg, dict) else None
+        return str(value).strip() if isinstance(value, str | int | float) else ""
+
+    return Publication(text("site_name") or PUBLISHER, text("site_author"), text("site_description"))
+
+
+def publication_of(manifest: Manifest) -> Publication:
+    """The publication whose ``data/`` the manifest was loaded from (``mkdocs.yml`` beside it)."""
+    return load_publication(Path(manifest.data_dir).parent / CONFIG_NAME)
 
 
 def titled(markdown: str, **meta: Any) -> str:
@@ -68,26 +135,48 @@ def bench_slug(benchmark: str) -> str:
     return re.sub(r"[^a-z0-9.]+", "-", benchmark.lower()).strip("-") or "benchmark"
 
 
-def front_matter(r: Rendered, manifest: Manifest) -> dict[str, Any]:
-    """Title, description, date and author for the theme and the feed; rounds and benchmarks."""
+def by_id(benchmarks: Iterable[str]) -> list[str]:
+    """Benchmarks in the order the site lists them: by their official ID, which names them in the
+    navigation, the home page, bylines and the feed (the same way for every benchmark)."""
+    return sorted(set(benchmarks), key=str.lower)
+
+
+def published(rendered: list[Rendered], sample: bool) -> list[Rendered]:
+    """The articles of the reader's site: a demo for the embedded sample (front matter
+    ``sample_only: true``) only when the site is built on the sample."""
+    return [r for r in rendered if sample or not r.article.meta.get("sample_only")]
+
+
+def front_matter(r: Rendered, pub: Publication) -> dict[str, Any]:
+    """Title, description, date and author for the theme and the feed; rounds and benchmarks.
+
+    ``author`` is the feed's (``e-mail (name)``, see :class:`Publication`), ``author_name`` the
+    theme's (OpenGraph ``article:author``)."""
     meta: dict[str, Any] = {}
-    for k in ("title", "description", "date", "author"):
+    for k in ("title", "description", "date"):
         if k in r.article.meta:
             v = r.article.meta[k]
             meta[k] = v.isoformat() if hasattr(v, "isoformat") else attr(str(v))
+    name = str(r.article.meta.get("author", "")).strip()
+    if name:
+        meta["author_name"] = attr(name)
+    meta["author"] = attr(pub.feed_author(name))
     meta["rounds"] = [f"v{v}" for v in rounds_of(r)]
-    meta["benchmarks"] = [attr(manifest.rules.display_name(b)) for b in benchmarks_of(r)]
+    meta["benchmarks"] = [attr(b) for b in by_id(benchmarks_of(r))]
     return meta
 
 
-def byline(r: Rendered, manifest: Manifest, up: str = "") -> str:
-    """Date · author · rounds · benchmarks, with links to the round and benchmark pages."""
+def byline(r: Rendered, up: str = "") -> str:
+    """Date · author · rounds · benchmarks, with links to the round and benchmark pages (more
+    than :data:`BYLINE_BENCHMARKS` benchmarks are summarised, linked to the list of benchmarks)."""
     parts = [x for x in (day(r.article.meta.get("date")), md(str(r.article.meta.get("author", "")))) if x]
     # an article that was not built names the rounds it needs, which may have no page: no links then
     rounds = ", ".join(f"v{v}" if r.missing else f"[v{v}]({up}rounds/v{v}.md)" for v in rounds_of(r))
-    benches = ", ".join(
-        f"[{md(manifest.rules.display_name(b))}]({up}benchmarks/{bench_slug(b)}.md)" for b in benchmarks_of(r)
-    )
+    cited = by_id(benchmarks_of(r))
+    if len(cited) > BYLINE_BENCHMARKS:
+        benches = f"[{len(cited)} benchmarks]({up}benchmarks/index.md)"
+    else:
+        benches = ", ".join(f"[{md(b)}]({up}benchmarks/{bench_slug(b)}.md)" for b in cited)
     if rounds:
         parts.append(f"MLPerf® Inference {rounds}")
     if benches:
@@ -95,12 +184,12 @@ def byline(r: Rendered, manifest: Manifest, up: str = "") -> str:
     return " · ".join(parts)
 
 
-def article_page(r: Rendered, ctx: NoteContext) -> str:
+def article_page(r: Rendered, ctx: NoteContext, pub: Publication) -> str:
     """The reader's page: front matter, the byline under the title, reader-grade footnotes."""
-    meta = front_matter(r, ctx.manifest)
+    meta = front_matter(r, pub)
     head = yaml.safe_dump(meta, sort_keys=True, allow_unicode=True, default_flow_style=False)
     body = r.markdown if r.missing else reader_markdown(r, ctx)
-    line = byline(r, ctx.manifest)
+    line = byline(r)
     if line and not r.missing:
         body = re.sub(
             r"(?m)^(# .+)$",
@@ -115,11 +204,11 @@ def _by_date(rendered: list[Rendered]) -> list[Rendered]:
     return sorted(rendered, key=lambda r: (str(r.article.meta.get("date", "")), r.article.slug), reverse=True)
 
 
-def article_item(r: Rendered, manifest: Manifest, up: str = "") -> list[str]:
+def article_item(r: Rendered, up: str = "") -> list[str]:
     """One article in a list: linked title, byline, description."""
     note = " *(not built: official results needed)*" if r.missing else ""
     out = [f"### [{md(r.article.title)}]({up}{r.article.slug}.md){note}", ""]
-    line = byline(r, manifest, up)
+    line = byline(r, up)
     if line:
         out += [f'<p class="gi-byline" markdown="1">{line}</p>', ""]
     desc = r.article.meta.get("description")
@@ -128,8 +217,12 @@ def article_item(r: Rendered, manifest: Manifest, up: str = "") -> list[str]:
     return out
 
 
-def index_page(rendered: list[Rendered], table: ResultsTable, manifest: Manifest, sample: bool) -> str:
-    lines = ["# GPU Insights", "", "Per-GPU readings of official MLPerf® Inference results.", ""]
+def index_page(rendered: list[Rendered], table: ResultsTable, sample: bool, pub: Publication) -> str:
+    """The home page: the articles, newest first, then the rounds and the benchmarks they cite."""
+    intro = (
+        md(pub.description) if pub.description else "Per-GPU readings of official MLPerf® Inference results."
+    )
+    lines = [f"# {md(pub.name)}", "", f"{intro.rstrip('.')}.", ""]
     if sample:
         lines += [
             '!!! note "Built from the embedded sample"',
@@ -139,17 +232,37 @@ def index_page(rendered: list[Rendered], table: ResultsTable, manifest: Manifest
         ]
     lines += ["## Articles", ""]
     for r in _by_date(rendered):
-        lines += article_item(r, manifest)
+        lines += article_item(r)
     lines += ["## Rounds and benchmarks", ""]
     lines += [f"- [MLPerf® Inference v{v}](rounds/v{v}.md)" for v in reversed(table.rounds)]
-    benches = sorted(
-        {b for r in rendered for b in benchmarks_of(r)}, key=lambda b: manifest.rules.display_name(b).lower()
-    )
-    lines += [f"- [{md(manifest.rules.display_name(b))}](benchmarks/{bench_slug(b)}.md)" for b in benches]
+    cited = by_id(b for r in rendered for b in benchmarks_of(r))
+    if cited:
+        n = "one benchmark" if len(cited) == 1 else f"{len(cited)} benchmarks"
+        lines.append(f"- [The {n} the articles cite](benchmarks/index.md), with their rounds and units")
     return "\n".join(lines) + "\n"
 
 
-def round_page(version: str, rendered: list[Rendered], manifest: Manifest) -> str:
+def _counts(rows: pd.DataFrame) -> tuple[int, int, int, int]:
+    """Submitters, systems (entry IDs), benchmarks and results (rows) of some rows of the table."""
+    ids = (
+        rows.loc[~rows["id_missing"].astype(bool), "result_id"] if "id_missing" in rows else rows["result_id"]
+    )
+    return rows["submitter"].nunique(), ids.nunique(), rows["benchmark"].nunique(), len(rows)
+
+
+def round_facts(version: str, table: ResultsTable) -> list[str]:
+    """Submitters, systems, benchmarks and results of a round, per division and suite."""
+    df = table.of_round(version)
+    lines = ["| Division, suite | Submitters | Systems | Benchmarks | Results |", "|---|--:|--:|--:|--:|"]
+    for (division, suite), rows in df.groupby(["division", "suite"], sort=True):
+        where = f"{str(division).capitalize()} {SUITE_NAMES.get(str(suite), str(suite).capitalize())}"
+        lines.append(f"| {md(where)} | {' | '.join(f'{n:,}' for n in _counts(rows))} |")
+    lines.append(f"| All | {' | '.join(f'{n:,}' for n in _counts(df))} |")
+    return lines
+
+
+def round_page(version: str, rendered: list[Rendered], manifest: Manifest, table: ResultsTable) -> str:
+    """A round: its dates and source, its submitters, systems and benchmarks, the articles citing it."""
     lines = [f"# MLPerf® Inference v{version}", ""]
     rnd = manifest.rounds.get(version)
     if rnd is not None:
@@ -157,21 +270,87 @@ def round_page(version: str, rendered: list[Rendered], manifest: Manifest) -> st
             f"Published {day(rnd.published)}; retrieved from {source_link(rnd)} on {day(rnd.retrieved)}.",
             "",
         ]
-    lines += [f"[The results of v{version} as loaded](../data/v{version}.md).", "", "## Articles", ""]
+        if rnd.compatible_with:
+            earlier = ", ".join(f"[v{v}](v{v}.md)" for v in rnd.compatible_with if v in table.rounds)
+            lines += [
+                f"Its results may be compared with those of {earlier} (MLPerf® Compatibility Table).",
+                "",
+            ]
+    lines += [
+        *round_facts(version, table),
+        "",
+        f"Systems are counted by entry ID. Every benchmark and scenario with its row count, and the "
+        f"names articles use, are on [the page of v{version} as loaded](../data/v{version}.md).",
+        "",
+        "## Articles",
+        "",
+    ]
     using = [r for r in _by_date(rendered) if version in rounds_of(r)]
     for r in using:
-        lines += article_item(r, manifest, "../")
+        lines += article_item(r, "../")
     if not using:
         lines += ["No article cites this round yet.", ""]
     return "\n".join(lines) + "\n"
 
 
-def benchmark_page(benchmark: str, rendered: list[Rendered], manifest: Manifest) -> str:
-    name = md(manifest.rules.display_name(benchmark))
-    lines = [f"# {name}", "", f"Articles citing MLPerf® Inference {name} results.", "", "## Articles", ""]
+def benchmark_facts(benchmark: str, manifest: Manifest, table: ResultsTable) -> list[str]:
+    """The rounds that have a benchmark, with its scenarios, units and counts; its latency bounds."""
+    df = table.df[table.df["benchmark"] == benchmark]
+    lines = ["| Round | Scenarios | Units | Submitters | Systems | Results |", "|---|---|---|--:|--:|--:|"]
+    for v in sorted(df["round"].unique(), key=version_key, reverse=True):
+        rows = df[df["round"] == v]
+        scen = sorted(rows["scenario"].unique(), key=lambda s: (SCENARIO_ORDER + [s]).index(s))
+        units = ", ".join(md(str(u)) for u in sorted(rows["units"].unique()))
+        submitters, systems, _, results = _counts(rows)
+        lines.append(
+            f"| [v{v}](../rounds/v{v}.md) | {md(', '.join(scen))} | {units} | "
+            f"{submitters:,} | {systems:,} | {results:,} |"
+        )
+    rule = manifest.rules.benchmarks.get(benchmark)
+    bounds = [
+        f"{md(s)}: " + ", ".join(f"{md(k.removesuffix('_ms').upper())} {v:,g} ms" for k, v in b.items())
+        for s, b in (rule.latency.items() if rule else ())
+    ]
+    if bounds:
+        lines += ["", f"Latency bounds of the inference rules: {'; '.join(bounds)}."]
+    if rule and rule.compatible_since:
+        lines += [
+            "",
+            f"Results of v{md(rule.compatible_since)} and later rounds may be compared (MLPerf® Compatibility Table).",
+        ]
+    return lines
+
+
+def benchmark_page(benchmark: str, rendered: list[Rendered], manifest: Manifest, table: ResultsTable) -> str:
+    """A benchmark: the rounds that have it, its units and bounds, the articles citing it."""
+    name = manifest.rules.display_name(benchmark)
+    lines = [f"# {md(name)}", ""]
+    if name != benchmark:
+        lines += [f"Official benchmark ID: {md(benchmark)}.", ""]
+    lines += [*benchmark_facts(benchmark, manifest, table), "", "## Articles", ""]
     for r in _by_date(rendered):
         if benchmark in benchmarks_of(r):
-            lines += article_item(r, manifest, "../")
+            lines += article_item(r, "../")
+    return "\n".join(lines) + "\n"
+
+
+def benchmarks_index(benchmarks: list[str], manifest: Manifest, table: ResultsTable) -> str:
+    """Every benchmark the articles cite: its name, the rounds that have it and its units."""
+    lines = [
+        "# Benchmarks",
+        "",
+        "The MLPerf® Inference benchmarks the articles cite, by official benchmark ID.",
+        "",
+        "| Benchmark | Name | Rounds | Units |",
+        "|---|---|---|---|",
+    ]
+    for b in benchmarks:
+        rows = table.df[table.df["benchmark"] == b]
+        rounds = ", ".join(f"v{v}" for v in sorted(rows["round"].unique(), key=version_key, reverse=True))
+        units = ", ".join(md(str(u)) for u in sorted(rows["units"].unique()))
+        lines.append(
+            f"| [{md(b)}]({bench_slug(b)}.md) | {md(manifest.rules.display_name(b))} | {rounds} | {units} |"
+        )
     return "\n".join(lines) + "\n"
 
 
@@ -196,7 +375,7 @@ def data_page(table: ResultsTable, version: str, manifest: Manifest) -> str:
     return "\n".join(lines + ["", TRADEMARK]) + "\n"
 
 
-def review_index(rendered: list[Rendered]) -> str:
+def review_index(rendered: list[Rendered], shown: set[str]) -> str:
     lines = [
         "# Editor's review",
         "",
@@ -207,55 +386,103 @@ def review_index(rendered: list[Rendered]) -> str:
     ]
     for r in rendered:
         report = "not built" if r.missing else f"[compliance report](compliance-{r.article.slug}.md)"
-        lines.append(f"- [{md(r.article.title)}]({r.article.slug}.md) · {report}")
+        demo = "" if r.article.slug in shown else " · a demo for the embedded sample, not published"
+        lines.append(f"- [{md(r.article.title)}]({r.article.slug}.md) · {report}{demo}")
     lines += ["- [Compliance rules](rules.md)", "- [Placeholder reference](placeholders.md)"]
     return "\n".join(lines) + "\n"
 
 
-REVIEW_META = {"robots": "noindex", "search": {"exclude": True}}
+REVIEW_META = {
+    "robots": "noindex",
+    "search": {"exclude": True},
+    "description": "The editor's review view of the publication: not part of the published site.",
+}
 
 
 def site_pages(
-    rendered: list[Rendered], table: ResultsTable, manifest: Manifest, sample: bool, findings: list[Finding]
+    rendered: list[Rendered],
+    table: ResultsTable,
+    manifest: Manifest,
+    sample: bool,
+    findings: list[Finding],
+    publication: Publication | None = None,
 ) -> dict[str, str]:
-    """Every generated page (name → Markdown with front matter), except reports and extras."""
-    ctx = NoteContext(manifest, _display(rendered, manifest), details_urls(table))
-    pages = {"index.md": titled(index_page(rendered, table, manifest, sample))}
+    """Every generated page (name → Markdown with front matter), except reports and extras.
+
+    *publication* defaults to the ``mkdocs.yml`` beside the manifest's ``data/``."""
+    pub = publication or publication_of(manifest)
+    shown = published(rendered, sample)
+    slugs = {r.article.slug for r in shown}
+    ctx = NoteContext(manifest, _display(rendered, manifest), details_urls(table), pub.name)
+    # no title in front matter: the theme titles the home page with the site's name alone
+    pages = {"index.md": index_page(shown, table, sample, pub)}
     for r in rendered:
-        pages[f"{r.article.slug}.md"] = article_page(r, ctx)
+        if r.article.slug in slugs:
+            pages[f"{r.article.slug}.md"] = article_page(r, ctx, pub)
         mine = [f for f in findings if f.path == str(r.article.path)]
-        pages[f"review/{r.article.slug}.md"] = titled(review_page(r, mine), **REVIEW_META)
-    pages["review/index.md"] = titled(review_index(rendered), **REVIEW_META)
+        review = review_page(r, mine, published=r.article.slug in slugs)
+        pages[f"review/{r.article.slug}.md"] = titled(review, **REVIEW_META)
+    pages["review/index.md"] = titled(review_index(rendered, slugs), **REVIEW_META)
     for v in table.rounds:
-        pages[f"rounds/v{v}.md"] = titled(round_page(v, rendered, manifest))
-        pages[f"data/v{v}.md"] = titled(data_page(table, v, manifest))
-    for b in {b for r in rendered for b in benchmarks_of(r)}:
-        pages[f"benchmarks/{bench_slug(b)}.md"] = titled(benchmark_page(b, rendered, manifest))
+        pages[f"rounds/v{v}.md"] = titled(
+            round_page(v, shown, manifest, table), description=round_description(v, table)
+        )
+        pages[f"data/v{v}.md"] = titled(
+            data_page(table, v, manifest),
+            description=f"The MLPerf® Inference v{v} results as loaded: rows per division, suite, benchmark "
+            "and scenario, and the names articles use.",
+        )
+    cited = by_id(b for r in shown for b in benchmarks_of(r))
+    if cited:
+        pages["benchmarks/index.md"] = titled(
+            benchmarks_index(cited, manifest, table),
+            description="The MLPerf® Inference benchmarks the articles cite, with their rounds and units.",
+        )
+    for b in cited:
+        desc = f"MLPerf® Inference {b}: the rounds with results, their scenarios and units, and the articles citing it."
+        pages[f"benchmarks/{bench_slug(b)}.md"] = titled(
+            benchmark_page(b, shown, manifest, table), description=attr(desc)
+        )
     return pages
+
+
+def round_description(version: str, table: ResultsTable) -> str:
+    submitters, systems, benchmarks, results = _counts(table.of_round(version))
+    return (
+        f"MLPerf® Inference v{version}: {results:,} results of {systems:,} systems from {submitters:,} "
+        f"submitters in {benchmarks:,} benchmarks, and the articles citing them."
+    )
 
 
 def _display(rendered: list[Rendered], manifest: Manifest) -> dict[str, str]:
     return {b: manifest.rules.display_name(b) for r in rendered for b in benchmarks_of(r)}
 
 
+def is_sample(table: ResultsTable) -> bool:
+    """Whether the table was loaded from an embedded sample (its folder holds ``SAMPLE``)."""
+    return any((rep.path.parent.parent / "SAMPLE").exists() for rep in table.reports)
+
+
 def site_nav(
-    rendered: list[Rendered], table: ResultsTable, manifest: Manifest, *, changes: bool
+    rendered: list[Rendered],
+    table: ResultsTable,
+    manifest: Manifest,
+    *,
+    changes: bool,
+    sample: bool | None = None,
 ) -> list[dict[str, Any]]:
-    """The reader's navigation: home, articles, rounds, benchmarks, data (the review view is not in it)."""
+    """The reader's navigation: home, articles, rounds, benchmarks, data (the review view is not in it).
+
+    *sample* (whether the table is the embedded sample) is found from the table when not given."""
+    shown = published(rendered, is_sample(table) if sample is None else sample)
     nav: list[dict[str, Any]] = [{"Home": "index.md"}]
-    nav.append({"Articles": [{attr(r.article.title): f"{r.article.slug}.md"} for r in _by_date(rendered)]})
+    nav.append({"Articles": [{attr(r.article.title): f"{r.article.slug}.md"} for r in _by_date(shown)]})
     nav.append({"Rounds": [{f"v{v}": f"rounds/v{v}.md"} for v in reversed(table.rounds)]})
-    benches = sorted(
-        {b for r in rendered for b in benchmarks_of(r)}, key=lambda b: manifest.rules.display_name(b).lower()
-    )
-    if benches:
-        nav.append(
-            {
-                "Benchmarks": [
-                    {attr(manifest.rules.display_name(b)): f"benchmarks/{bench_slug(b)}.md"} for b in benches
-                ]
-            }
-        )
+    cited = by_id(b for r in shown for b in benchmarks_of(r))
+    if cited:
+        items = [{"All benchmarks": "benchmarks/index.md"}]
+        items += [{attr(b): f"benchmarks/{bench_slug(b)}.md"} for b in cited]
+        nav.append({"Benchmarks": items})
     nav.append({"Data": [{f"v{v} as loaded": f"data/v{v}.md"} for v in reversed(table.rounds)]})
     if changes:
         nav.append({"Changes": "changes.md"})

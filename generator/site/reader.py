@@ -4,12 +4,13 @@ The rendered Markdown (what the checker reads, what ``sources/`` keeps) is left 
 is; the site's page is made from it here:
 
 * the generated markers ``[^\\[1\\]](#mlperf-fn-1)`` become Markdown footnote references
-  ``[^1]`` (superscript, back-link, Material's hover preview), and the generated notes
+  ``[^1]`` (superscript, back-link, Material's hover preview), the markers of one citation
+  separated by a superscript comma (``¹,³``, never ``¹³``), and the generated notes
   become footnote definitions, built again from the article's citation groups with every
   entry ID linked to its official ``Details`` page, grouped by benchmark and scenario,
   and the source as a link; the notes keep every statement the guidelines ask for;
 * cells of the best-per-family tables put the GPU count, entry and median in secondary
-  type; entry IDs never break;
+  type; every entry ID in prose, tables and notes links to its official result and never breaks;
 * a heading with nothing under it is dropped;
 * the provenance appendix loses its template-line column (template lines are for the review view).
 """
@@ -41,10 +42,14 @@ from generator.data.table import ResultsTable
 #: where Python-Markdown's footnotes extension places the notes (its PLACE_MARKER default)
 PLACE_MARKER = "///Footnotes Go Here///"
 GENERATED_MARKER = re.compile(r"\[\^?\\\[(\d+)\\\]\]\(#mlperf-fn-(\d+)\)")
+#: the markers of one citation, one after the other
+MARKER_RUN = re.compile(rf"(?:{GENERATED_MARKER.pattern})+")
+#: between two footnote references of one citation: a superscript comma
+FN_SEP = '<sup class="gi-fn-sep">,</sup>'
 NOTE_LINE = re.compile(r'^\d+\. <a id="mlperf-fn-(\d+)"></a>.*$')
 ENTRY_ID = re.compile(r"(?<![\w.\-/#])(\d+\.\d+-\d{4})(?![\w\-])")
-#: code spans and HTML tags: entry IDs inside them are left alone
-_OPAQUE = re.compile(r"(`[^`\n]*`|<[^<>\n]*>|\]\([^)\s]*\))")
+#: code spans, HTML tags and Markdown links: entry IDs inside them are not made links
+_OPAQUE = re.compile(r"(`[^`\n]*`|<[^<>\n]*>|\[[^\[\]\n]*\]\([^)\s]*\)|\]\([^)\s]*\))")
 #: a best-per-family table cell: "11,276 (8 GPUs, 6.1-0021)" then "<br>median 11,254 of 2"
 TABLE_CELL = re.compile(
     r"^(?P<value>[^()<|]+?) \((?P<detail>\d+ GPUs?, [^()<|]+)\)(?:<br>(?P<median>median [^<|]+))?$"
@@ -87,10 +92,15 @@ def cited_entries(r: Rendered) -> Cited:
     return out
 
 
-def entry_link(rnd: str, rid: str, ctx: NoteContext) -> str:
-    url = ctx.details.get((rnd, rid))
+def entry_link(rnd: str, rid: str, details: dict[tuple[str, str], str]) -> str:
+    """An entry ID as a link to its official result (when the results give one), unbreakable."""
+    url = details.get((rnd, rid))
     text = f'<span class="gi-id">{md(rid)}</span>'
-    return f'<a href="{attr(url)}" title="Official result {attr(rid)}">{text}</a>' if url else text
+    return (
+        f'<a class="gi-entry" href="{attr(url)}" title="Official result {attr(rid)}">{text}</a>'
+        if url
+        else text
+    )
 
 
 def _scenario_key(s: str) -> int:
@@ -105,7 +115,7 @@ def entries_by_benchmark(g: Group, cited: dict[tuple[str, str], set[str]], ctx: 
         for s in sorted(g.benchmarks[b], key=_scenario_key):
             ids = sorted(cited.get((b, s), set()))
             n = "entry" if len(ids) == 1 else "entries"
-            scen.append(f"{s} ({n} {', '.join(entry_link(g.key[0], i, ctx) for i in ids)})")
+            scen.append(f"{s} ({n} {', '.join(entry_link(g.key[0], i, ctx.details) for i in ids)})")
         parts.append(f"**{md(ctx.display.get(b, b))}** {'; '.join(scen)}.")
     return "<br>" + "<br>".join(parts)
 
@@ -145,17 +155,34 @@ def reader_notes(r: Rendered, ctx: NoteContext) -> list[str]:
 
 
 def _markers(text: str) -> str:
-    return GENERATED_MARKER.sub(lambda m: f"[^{m.group(2)}]", text)
+    """Generated markers as Markdown footnote references, those of one citation separated."""
+
+    def run(m: re.Match[str]) -> str:
+        return FN_SEP.join(f"[^{x.group(2)}]" for x in GENERATED_MARKER.finditer(m.group(0)))
+
+    return MARKER_RUN.sub(run, text)
 
 
-def _wrap_ids(text: str) -> str:
-    """Entry IDs in prose and cells as unbreakable spans (not inside code, tags or link targets,
-    nor on an admonition's title line, whose quoted title cannot hold markup)."""
+def _wrap_ids(text: str, details: dict[tuple[str, str], str] | None = None) -> str:
+    """Entry IDs in prose and cells as links to their official result (*details*), unbreakable;
+    inside link text or an HTML link only unbreakable; inside code, tags and link targets left
+    alone, as on an admonition's title line, whose quoted title cannot hold markup."""
     if re.match(r"\s*(?:!!!|\?\?\?)", text):
         return text
+    links = details or {}
+    span = r'<span class="gi-id">\1</span>'
     pieces = _OPAQUE.split(text)
-    for i in range(0, len(pieces), 2):
-        pieces[i] = ENTRY_ID.sub(r'<span class="gi-id">\1</span>', pieces[i])
+    in_link = False  # between <a ...> and </a>
+    for i, piece in enumerate(pieces):
+        if i % 2:
+            if piece.startswith("[") and not piece.startswith("[^"):
+                text_part, _, target = piece.partition("](")
+                pieces[i] = f"{ENTRY_ID.sub(span, text_part)}]({target}"
+            in_link = (in_link or bool(re.match(r"<a\b", piece))) and not piece.startswith("</a")
+        elif in_link:
+            pieces[i] = ENTRY_ID.sub(span, piece)
+        else:
+            pieces[i] = ENTRY_ID.sub(lambda m: entry_link(m.group(1).split("-")[0], m.group(1), links), piece)
     return "".join(pieces)
 
 
@@ -217,7 +244,7 @@ def reader_markdown(r: Rendered, ctx: NoteContext) -> str:
                 lines.append(PLACE_MARKER)
                 placed = True
             continue
-        lines.append(_wrap_ids(_table_row(_markers(ln))))
+        lines.append(_wrap_ids(_table_row(_markers(ln)), ctx.details))
     lines = drop_empty_headings(lines)
     notes = reader_notes(r, ctx) if r.groups else []
     return "\n".join(lines).rstrip("\n") + ("\n\n" + "\n\n".join(notes) if notes else "") + "\n"

@@ -4,7 +4,7 @@ Made from the rendered Markdown and the figures ledger of the article (the same
 :class:`~generator.article.render.FigureUse` records ``figures.json`` is written from):
 every printed figure is a ``<mark>`` whose hover text gives its template line, formula
 and entries; each finding of the compliance check follows the paragraph its template
-line falls in.
+line falls in; footnote markers are superscript links to their notes (``¹,³``).
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from pathlib import Path
 from generator.article.escape import attr, md
 from generator.article.render import FigureUse, Rendered
 from generator.check import Finding
+from generator.site.reader import GENERATED_MARKER, MARKER_RUN
 
 SEVERITY_BOX = {"error": "failure", "warning": "warning", "info": "info"}
 
@@ -84,27 +85,54 @@ def place_findings(r: Rendered, findings: list[Finding]) -> dict[int, list[Findi
     return placed
 
 
-def review_page(r: Rendered, findings: list[Finding]) -> str:
-    """The review view of one article (a page under ``review/``)."""
+def review_page(r: Rendered, findings: list[Finding], *, published: bool = True) -> str:
+    """The review view of one article (a page under ``review/``); one not *published* on the
+    reader's site (a demo for the embedded sample) says so instead of linking to its page."""
     head = [f"# Review: {md(r.article.title)}", ""]
     if r.missing:
         return "\n".join(head) + f"\nNot built: {md(r.missing)}\n"
     counts = ", ".join(f"{sum(f.severity == s for f in findings)} {s}s" for s in ("error", "warning", "info"))
+    page = (
+        f"[reader's page](../{r.article.slug}.md)"
+        if published
+        else "not published: a demo for the embedded sample (`sample_only: true`)"
+    )
     head += [
         f"Template `{md(str(r.article.path.name))}` · {len(r.uses)} printed figures (hover a highlighted figure "
         f"for its formula and entries) · findings: {counts} · "
-        f"[compliance report](compliance-{r.article.slug}.md) · [reader's page](../{r.article.slug}.md)",
+        f"[compliance report](compliance-{r.article.slug}.md) · {page}",
         "",
     ]
     body = highlight(r.markdown, r.uses)
     # the figures' marks shift offsets: place the findings on the original text, then insert from the end
     placed = place_findings(r, findings)
     marked = _insert_findings(r.markdown, body, placed)
-    marked = re.sub(r"(?m)^# .+$", "", marked, count=1)
-    marked = marked.replace('data-spec="charts/', 'data-spec="../charts/').replace(
+    marked = review_markers(re.sub(r"(?m)^# .+$", "", marked, count=1))
+    return "\n".join(head) + "\n" + one_folder_down(marked) + "\n"
+
+
+#: a relative Markdown link target (not a URL, an anchor, an absolute path or one already going up)
+RELATIVE_LINK = re.compile(r"\]\((?![a-zA-Z][\w+.-]*:|#|/|\.\./)([^)\s]+)\)")
+
+
+def one_folder_down(markdown: str) -> str:
+    """The article's relative links and charts as seen from ``review/``, one folder down."""
+    markdown = RELATIVE_LINK.sub(r"](../\1)", markdown)
+    return markdown.replace('data-spec="charts/', 'data-spec="../charts/').replace(
         'src="charts/', 'src="../charts/'
     )
-    return "\n".join(head) + "\n" + marked + "\n"
+
+
+def review_markers(markdown: str) -> str:
+    """The generated markers ``[^\\[1\\]](#mlperf-fn-1)[\\[3\\]](#mlperf-fn-3)`` (which print
+    as ``^[1][3]``) as one superscript of links to the notes: ``¹,³``."""
+
+    def run(m: re.Match[str]) -> str:
+        nums = [x.group(2) for x in GENERATED_MARKER.finditer(m.group(0))]
+        links = ",".join(f'<a href="#mlperf-fn-{n}" title="Note {n}">{n}</a>' for n in nums)
+        return f'<sup class="gi-fn">{links}</sup>'
+
+    return MARKER_RUN.sub(run, markdown)
 
 
 def _insert_findings(original: str, body: str, placed: dict[int, list[Finding]]) -> str:

@@ -1,6 +1,8 @@
-// Draw every chart from its Vega-Lite spec with the bundled Vega (no network beyond this site).
-// The chart fills its column (the spec's width is "container") and follows the page's light or
-// dark palette; the static SVG stays in place until the chart is drawn, and when it cannot be.
+// The site's script. Draw every chart from its Vega-Lite spec with the bundled Vega (no network
+// beyond this site): the chart fills its column (the spec's width is "container") and follows the
+// page's light or dark palette; the static SVG stays in place until the chart is drawn, and when it
+// cannot be. And footnotes: a note shows one back-link (site.css hides the others Python-Markdown
+// writes, one per marker), which leads back to the marker the reader followed.
 (function () {
   var DARK = {
     background: null,
@@ -45,7 +47,18 @@
     if (Math.abs(clamped - left) > 0.5) { tip.style.left = clamped + "px"; }
   }
 
+  // The note's visible back-link now leads to the marker just followed (without this script, to
+  // the note's first marker).
+  function followMarker(event) {
+    var ref = event.target.closest && event.target.closest("a.footnote-ref");
+    var sup = ref && ref.parentElement;
+    var note = ref && document.getElementById(decodeURIComponent(ref.hash.slice(1)));
+    var back = note && note.querySelector("a.footnote-backref");
+    if (sup && sup.id && back) { back.setAttribute("href", "#" + sup.id); }
+  }
+
   function start() {
+    document.addEventListener("click", followMarker, true);
     document.addEventListener("pointermove", function () { requestAnimationFrame(clampTooltip); }, true);
     document.querySelectorAll(".gi-vega[data-spec]").forEach(function (el) {
       fetch(el.getAttribute("data-spec"))
