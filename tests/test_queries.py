@@ -290,7 +290,7 @@ def test_data_round_loads_and_reports_only_that_round(shared_dir: Path) -> None:
     assert res.exit_code == 0, res.output
     assert res.output.splitlines() == [
         f"v6.0: 520 rows from {shared_dir}/v6.0/summary_results.json (summary_results); "
-        "33 CPU-only rows (no per-accelerator value)"
+        "33 CPU-only rows (no per-accelerator value); waivers applied: 6.0-0079"
     ]
 
 

@@ -120,6 +120,8 @@ class BenchmarkRules:
     units: dict[str, str]
     scenarios: tuple[str, ...]
     maxima: dict[str, float] = field(default_factory=dict)  # largest plausible system result per unit
+    minima: dict[str, float] = field(default_factory=dict)  # smallest plausible system result per unit
+    per_accelerator_maxima: dict[str, float] = field(default_factory=dict)
 
     def canonical_benchmark(self, raw: str) -> str:
         name = raw.strip()
@@ -144,6 +146,12 @@ class BenchmarkRules:
 
     def plausible_max(self, units: str) -> float | None:
         return self.maxima.get(units)
+
+    def plausible_min(self, units: str) -> float | None:
+        return self.minima.get(units)
+
+    def plausible_max_per_accelerator(self, units: str) -> float | None:
+        return self.per_accelerator_maxima.get(units)
 
 
 #: submitter kinds of ``data/submitters.toml``
@@ -332,19 +340,26 @@ def load_rules(path: Path) -> BenchmarkRules:
             compatible_since=normalize_version(str(item.get("compatible_since", ""))),
         )
     units: dict[str, str] = {}
-    maxima: dict[str, float] = {}
+    bounds: dict[str, dict[str, float]] = {}
     for unit, spec in data.get("units", {}).items():
         kind = spec.get("kind") if isinstance(spec, dict) else spec
         if kind not in ("throughput", "latency"):
             raise ManifestError(f"{path}: units: {unit!r}: kind must be 'throughput' or 'latency'")
         units[str(unit)] = str(kind)
-        if isinstance(spec, dict) and "max" in spec:
-            try:
-                maxima[str(unit)] = float(spec["max"])
-            except (TypeError, ValueError):
-                raise ManifestError(f"{path}: units: {unit!r}: max must be a number") from None
+        for key in UNIT_BOUNDS:
+            if isinstance(spec, dict) and key in spec:
+                try:
+                    bounds.setdefault(key, {})[str(unit)] = float(spec[key])
+                except (TypeError, ValueError):
+                    raise ManifestError(f"{path}: units: {unit!r}: {key} must be a number") from None
     scenarios = tuple(data.get("scenarios", {}).get("canonical", []))
-    return BenchmarkRules(benches, units, scenarios, maxima)
+    return BenchmarkRules(
+        benches, units, scenarios, bounds.get("max", {}), bounds.get("min", {}), bounds.get("max_per_accelerator", {})
+    )
+
+
+#: plausibility bounds a unit may set: the system result's range, and the per-accelerator maximum
+UNIT_BOUNDS = ("max", "min", "max_per_accelerator")
 
 
 def load_manifest(data_dir: Path | None = None) -> Manifest:

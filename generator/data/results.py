@@ -16,6 +16,7 @@ row (``index N`` in JSON, ``line N`` in CSV, ``row N`` in xlsx) and the field.
 from __future__ import annotations
 
 import csv
+import functools
 import json
 import math
 import re
@@ -391,6 +392,20 @@ def _whole(problems: _Problems, raw: _Raw, ctx: str, col: str) -> int | None:
 RESULT_ID = re.compile(r"(\d+\.\d+)-(\d{4,5})")
 
 
+#: the longest text a results field may hold (the official files' longest is under 300 characters)
+MAX_TEXT = 1000
+
+
+@functools.lru_cache(maxsize=4096)
+def _named_counts(name: str, family: str) -> tuple[int, ...]:
+    """Counts a name gives for a family: ``"HPE XD690 (8x B300)"`` -> ``(8,)``; ``8xMI355X`` too."""
+    if not name:
+        return ()
+    parts = [re.escape(p) for p in family.split("+")]
+    pattern = rf"(?<![\w.])(\d{{1,5}})\s*[xX×]\s*(?:NVIDIA\s+|AMD\s+(?:Instinct\s+)?|Intel\s+)?(?:{'|'.join(parts)})(?![\w])"
+    return tuple(int(m.group(1)) for m in re.finditer(pattern, name))
+
+
 class _RowReader:
     """Validates the records of one file and turns them into rows of :data:`COLUMNS`."""
 
@@ -455,7 +470,7 @@ class _RowReader:
         if not math.isfinite(result) or result <= 0:
             self.add(raw, ctx, "result", f"result must be a positive number, got {text!r}")
             return None
-        top = self.rules.plausible_max(units)
+        top, low = self.rules.plausible_max(units), self.rules.plausible_min(units)
         if top is not None and result > top:
             self.add(
                 raw,
@@ -464,7 +479,66 @@ class _RowReader:
                 f"result {result:.6g} {units} is implausible (at most {top:,.0f} {units} expected)",
             )
             return None
+        if low is not None and result < low:
+            self.add(
+                raw, ctx, "result", f"result {result:.6g} {units} is implausible (at least {low:g} {units} expected)"
+            )
+            return None
         return result
+
+    def _plausible_per_accelerator(
+        self, raw: _Raw, ctx: str, units: str, per_acc: float, counts: tuple[int | None, int | None, int | None]
+    ) -> None:
+        top = self.rules.plausible_max_per_accelerator(units)
+        if top is not None and per_acc == per_acc and per_acc > top:
+            per_node, nodes, total = counts
+            self.add(
+                raw,
+                ctx,
+                "total" if total is not None else "per_node",
+                f"{per_acc:,.0f} {units} per accelerator is implausible (at most {top:,.0f} expected): "
+                f"check the accelerator count ({self.cols['per_node']} {per_node}, {self.cols['nodes']} {nodes}"
+                + (f", {self.cols['total']} {total}" if total is not None else "")
+                + ")",
+            )
+
+    def _named_count(
+        self,
+        raw: _Raw,
+        ctx: str,
+        rid: str,
+        family: str,
+        counts: tuple[int | None, int | None, int | None],
+        total: float,
+    ) -> None:
+        """A system or platform name that says "8x B300" must agree with the accelerator count: the
+        count per node, the total, or one of equal parts of the total (a rack of a multi-rack system)."""
+        if not family or total != total or total <= 0:
+            return
+        per_node = counts[0]
+        for key in ("system", "platform"):
+            for n in _named_counts(_text(self.get(raw, key)), family):
+                if n in (per_node, int(total)) or (n > 1 and int(total) % n == 0):
+                    continue
+                if (rid, "System") in self.waivers:
+                    if rid not in self.report.waived:
+                        self.report.waived.append(rid)
+                    return
+                self.add(
+                    raw,
+                    ctx,
+                    key,
+                    f"the name says {n}x {family} but the file gives {int(total)} accelerator(s) "
+                    f"({self.cols['per_node']} {per_node}); correct the count or add a waiver "
+                    f'(field = "System") for {rid or "this row"} in data/rounds.toml',
+                )
+                return
+
+    def _lengths(self, raw: _Raw, ctx: str) -> None:
+        for key in ("submitter", "system", "platform", "accelerator", "software"):
+            n = len(str(self.get(raw, key) or ""))
+            if n > MAX_TEXT:
+                self.add(raw, ctx, key, f"{n:,} characters; a name or description holds at most {MAX_TEXT:,}")
 
     def _counts(self, raw: _Raw, ctx: str) -> tuple[int | None, int | None, int | None]:
         """(a#, Nodes, Total Accelerators) as whole numbers, None where blank or broken."""
@@ -522,7 +596,7 @@ class _RowReader:
                 self.add(raw, ctx, "per_node", f"accelerator count is {what} for accelerator {accelerator!r}")
             return None
         if nodes is None or nodes <= 0:
-            if need:
+            if need or nodes is not None:  # a node count that is given must make sense
                 got = _text(self.get(raw, "nodes"))
                 self.add(raw, ctx, "nodes", f"node count must be a positive whole number, got {got!r}")
             return None
@@ -587,6 +661,9 @@ class _RowReader:
         self._duplicate(raw, ctx, rid, key, benchmark, scenario or scen_raw)
         latency = self.rules.is_latency(units)
         per_acc = result / total_acc if result is not None and not latency and total_acc > 0 else math.nan
+        self._plausible_per_accelerator(raw, ctx, units, per_acc, counts)
+        self._named_count(raw, ctx, rid, family, counts, total_acc)
+        self._lengths(raw, ctx)
         return {
             "round": version or "",
             "result_id": rid,
