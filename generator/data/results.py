@@ -486,6 +486,23 @@ class _RowReader:
             return None
         return result
 
+    def _plausible(
+        self,
+        raw: _Raw,
+        ctx: str,
+        rid: str,
+        units: str,
+        family: str,
+        counts: tuple[int | None, int | None, int | None],
+        derived: tuple[float, float],
+    ) -> None:
+        """Counts, values and names that cannot all be true: the per-accelerator value, the count
+        a name states, the length of every text field."""
+        total, per_acc = derived
+        self._plausible_per_accelerator(raw, ctx, units, per_acc, counts)
+        self._named_count(raw, ctx, rid, family, counts, total)
+        self._lengths(raw, ctx)
+
     def _plausible_per_accelerator(
         self, raw: _Raw, ctx: str, units: str, per_acc: float, counts: tuple[int | None, int | None, int | None]
     ) -> None:
@@ -661,9 +678,7 @@ class _RowReader:
         self._duplicate(raw, ctx, rid, key, benchmark, scenario or scen_raw)
         latency = self.rules.is_latency(units)
         per_acc = result / total_acc if result is not None and not latency and total_acc > 0 else math.nan
-        self._plausible_per_accelerator(raw, ctx, units, per_acc, counts)
-        self._named_count(raw, ctx, rid, family, counts, total_acc)
-        self._lengths(raw, ctx)
+        self._plausible(raw, ctx, rid, units, family, counts, (total_acc, per_acc))
         return {
             "round": version or "",
             "result_id": rid,
