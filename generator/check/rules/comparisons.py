@@ -201,7 +201,8 @@ class Difference:
         """What to write, with this comparison's own values."""
         v, n = self.values, self.unnamed
         examples = {
-            "version": f'name {" and ".join(n)} beside the result it gave, e.g. "... in MLPerf® Inference {n[0]}"',
+            "version": f"name {' and '.join(n)} beside the {'result it' if len(n) == 1 else 'results they'} gave, "
+            f'e.g. "... in MLPerf® Inference {n[0]}"',
             "division": f'name each side\'s division, e.g. "the {v[0]} result ... the {v[1]} one"',
             "category": f'name each side\'s category, e.g. "the {v[0]} system ... the {v[1]} one"',
             "scenario": f'name each side\'s scenario, e.g. "... in the {v[0]} scenario ... in the {v[1]} scenario"',
