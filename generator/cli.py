@@ -16,19 +16,22 @@ from pathlib import Path
 import click
 
 from generator import __version__
-from generator.errors import GpuInsightsError
-from generator.project import Project
+from generator.errors import DataError, GpuInsightsError
+from generator.project import Project, source_problem
 from generator.workers import default_jobs
 
 RESULTS_HELP = (
     "Folder with one sub-folder per round (v6.1/summary_results.json, ...). "
     "Default: the embedded sample in data/sample/."
 )
-SITE_DIR_HELP = "Where the site is written (default: site/)."
+SITE_DIR_HELP = "Where the site is written (default: site_dir of mkdocs.yml, else site/)."
 JOBS_HELP = (
     "Worker processes that render articles (default: one per core); the output is the same for any number."
 )
 DATA_DIR_HELP = "The project's data folder (rounds.toml, accelerators.toml, ...)."
+DATA_DIR_TYPE = click.Path(path_type=Path, exists=True, file_okay=False)
+#: a TCP port (0: any free one)
+PORT = click.IntRange(0, 65535)
 
 
 LIST_CHOICES = ["benchmarks", "families", "submitters", "scenarios", "kinds"]
@@ -52,23 +55,30 @@ def _project(ctx: click.Context) -> Project:
     return Project.discover(config=ctx.find_root().obj)
 
 
-def _data_dir(ctx: click.Context, given: Path | None) -> Path | None:
-    """``--data-dir``, else the publication's data folder, else (outside any publication) the defaults."""
-    if given is not None:
-        return given
+def _project_or_none(ctx: click.Context) -> Project | None:
     try:
-        return _project(ctx).data_dir
+        return _project(ctx)
     except GpuInsightsError:
         return None
 
 
+def _data_dir(ctx: click.Context, given: Path | None) -> Path | None:
+    """``--data-dir``, else the publication's data folder, else (outside any publication) the defaults."""
+    if given is not None:
+        return given
+    project = _project_or_none(ctx)
+    return project.data_dir if project is not None else None
+
+
 @main.command()
-@click.argument("directory", type=click.Path(path_type=Path, file_okay=False))
-def init(directory: Path) -> None:
+@click.argument("directory", type=click.Path(file_okay=False))
+def init(directory: str) -> None:
     """Create a new publication in DIRECTORY: mkdocs.yml, a starter article, data/ for overrides."""
     from generator.project import init_publication
 
-    written = init_publication(directory)
+    if not directory.strip():  # Path("") is the current folder: never meant
+        raise click.BadParameter("an empty name is not a folder; name the new publication's folder")
+    written = init_publication(Path(directory))
     click.echo(
         f"wrote {len(written)} files into {directory}; build it with: cd {directory} && gpu-insights build"
     )
@@ -85,7 +95,7 @@ def init(directory: Path) -> None:
 )
 @click.option("--url", default=None, help="Download from this URL instead of the manifest's.")
 @click.option("--allow-file", is_flag=True, help="Accept a file:// URL (copy a local file on purpose).")
-@click.option("--data-dir", type=click.Path(path_type=Path), default=None, help=DATA_DIR_HELP)
+@click.option("--data-dir", type=DATA_DIR_TYPE, default=None, help=DATA_DIR_HELP)
 @click.pass_context
 def fetch(
     ctx: click.Context,
@@ -112,7 +122,7 @@ def fetch(
     required=True,
     help="Folder with one sub-folder per round.",
 )
-@click.option("--data-dir", type=click.Path(path_type=Path), default=None, help=DATA_DIR_HELP)
+@click.option("--data-dir", type=DATA_DIR_TYPE, default=None, help=DATA_DIR_HELP)
 @click.option("--list", "what", type=click.Choice(LIST_CHOICES), default=None, help=LIST_HELP)
 @click.option("--round", "round_version", default=None, help="Load (and list) only this round.")
 @click.pass_context
@@ -130,6 +140,8 @@ def data(
 
     rounds = [round_version] if round_version else None
     table = ResultsTable.from_dir(results, load_manifest(_data_dir(ctx, data_dir)), rounds=rounds)
+    if not table.rounds:
+        raise DataError(f"{results}: no round folders (v6.1/summary_results.json, ...) found")
     if what is not None:
         click.echo(listing_text(table, what, round_version), nl=False)
         return
@@ -165,6 +177,7 @@ def build(
     from generator.site.reuse import reuse_unchanged
 
     project = _project(ctx)
+    site_dir = site_dir or project.site_dir()  # --site-dir, else mkdocs.yml's site_dir, else site/
     if (
         not no_cache
         and baseline is None
@@ -233,6 +246,10 @@ def check(
     empty = [p for p in paths if p.is_dir() and not any(p.rglob("*.md"))]
     if empty:
         raise click.UsageError(f"{empty[0]}: no articles (*.md) in this folder or its sub-folders", ctx)
+    for p in paths:  # a pipe or a device (/dev/zero) would hang the check
+        problem = None if p.is_dir() else source_problem(p)
+        if problem:
+            raise click.UsageError(f"{p}: {problem}", ctx)
     findings = run_checks(project, list(paths), results, config=check_config, jobs=jobs)
     if fmt == "json":
         click.echo(json.dumps([f.as_dict() for f in findings], indent=1, ensure_ascii=False))
@@ -256,16 +273,21 @@ def check(
     "markdown_out",
     type=click.Path(path_type=Path),
     default=None,
-    help="Also write the comparison as a Markdown page.",
+    help="Also write the comparison as a Markdown page (a new file; never inside the project's sources).",
 )
-def diff(old: Path, new: Path, markdown_out: Path | None) -> None:
+@click.option("--force", is_flag=True, help="Overwrite the --markdown file if it exists.")
+@click.pass_context
+def diff(ctx: click.Context, old: Path, new: Path, markdown_out: Path | None, force: bool) -> None:
     """Compare two builds (site folders or figures.json): figures and table rows that changed."""
+    from generator.project import check_output, write_output
     from generator.site.diff import diff_builds, format_markdown, format_text
 
+    if markdown_out is not None:  # refused before any work
+        check_output(markdown_out, force=force, project=_project_or_none(ctx))
     d = diff_builds(old, new)
     click.echo(format_text(d), nl=False)
     if markdown_out is not None:
-        markdown_out.write_text(format_markdown(d), encoding="utf-8")
+        write_output(markdown_out, format_markdown(d))
 
 
 @main.command("add-round")
@@ -286,7 +308,7 @@ def diff(old: Path, new: Path, markdown_out: Path | None) -> None:
 @click.option("--compatible-with", multiple=True, help="An earlier round comparable with this one.")
 @click.option("--replace", is_flag=True, help="Update a round that is already registered.")
 @click.option("--allow-file", is_flag=True, help="Accept a file:// URL as the source.")
-@click.option("--data-dir", type=click.Path(path_type=Path), default=None, help=DATA_DIR_HELP)
+@click.option("--data-dir", type=DATA_DIR_TYPE, default=None, help=DATA_DIR_HELP)
 @click.pass_context
 def add_round_cmd(
     ctx: click.Context,
@@ -357,11 +379,14 @@ def new(
 ) -> None:
     """Scaffold an article for ROUND: a starter (best-per-family tables) or a round overview."""
     from generator.article.overview import overview
-    from generator.article.scaffold import scaffold, write_scaffold
+    from generator.article.scaffold import scaffold
     from generator.data.manifest import load_manifest, normalize_version
+    from generator.project import check_output, write_output
     from generator.site.build import load_table
 
     project = _project(ctx)
+    if output is not None:  # refused before the results are loaded
+        check_output(output, force=force, project=project, content_ok=True, new_folder_ok=True)
     manifest = load_manifest(project.data_dir)
     table, _ = load_table(project, manifest, results)
     v = normalize_version(round_version)
@@ -371,7 +396,8 @@ def new(
         or project.content_dir
         / f"mlperf-inference-v{v}-{'round-overview' if kind == 'overview' else 'starter'}.md"
     )
-    write_scaffold(path, make(table, manifest, v), force=force)
+    check_output(path, force=force, project=project, content_ok=True, new_folder_ok=True)
+    write_output(path, make(table, manifest, v))
     given = f" --results {results}" if results is not None else ""
     click.echo(f"wrote {path}; check it with: gpu-insights check {path}{given}")
 
@@ -381,14 +407,14 @@ def new(
 @click.option(
     "--site-dir", type=click.Path(path_type=Path, file_okay=False), default=None, help=SITE_DIR_HELP
 )
-@click.option("--port", type=int, default=8000, show_default=True)
+@click.option("--port", type=PORT, default=8000, show_default=True)
 @click.pass_context
 def serve(ctx: click.Context, results: Path | None, site_dir: Path | None, port: int) -> None:
     """Live preview on 127.0.0.1: rebuild when an article, data file or results file changes."""
     from generator.site.serve import serve as do_serve
 
     project = _project(ctx)
-    do_serve(project, results, site_dir or project.root / "site", port=port, log=click.echo)
+    do_serve(project, results, site_dir or project.site_dir(), port=port, log=click.echo)
 
 
 @main.command()

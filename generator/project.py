@@ -7,11 +7,14 @@ never the place gpu-insights is installed in.
 
 from __future__ import annotations
 
+import contextlib
+import os
 import shutil
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator.errors import GpuInsightsError
+from generator.errors import BuildError, GpuInsightsError
 
 #: the installed ``generator`` package
 PACKAGE_DIR = Path(__file__).resolve().parent
@@ -32,6 +35,8 @@ DATA_FILES = (
     "prices.toml",
     "check.toml",
 )
+#: the largest article file read (as large as the render output limit, ``Limits.output_bytes``)
+MAX_ARTICLE_BYTES = 5_000_000
 
 
 def data_file(data_dir: Path | None, name: str) -> Path:
@@ -92,6 +97,47 @@ class Project:
     def templates_dir(self) -> Path:
         return self.root / "templates"
 
+    def articles(self) -> list[Path]:
+        """``content/*.md`` (hidden files left out), each a bounded regular file of the project
+        (:func:`check_article_file`); an article the build would leave out unseen (in a
+        sub-folder, ending in ``.MD``) is an error."""
+        content = self.content_dir
+        if not content.is_dir():
+            raise BuildError(f"{content}: no content folder (article templates go there)")
+        paths: list[Path] = []
+        for p in sorted(content.iterdir()):
+            if p.name.startswith("."):
+                continue
+            if p.is_dir():
+                nested = markdown_under(p)
+                if nested:
+                    raise BuildError(
+                        f"{nested[0]}: articles in sub-folders of {content} are not built; move it "
+                        f"into {content} (or out of it)"
+                    )
+            elif p.suffix.lower() == ".md" and p.suffix != ".md":
+                raise BuildError(f"{p}: article files end in '.md' (lower case); rename it to {p.stem}.md")
+            elif p.suffix == ".md":
+                paths.append(p)
+        for p in paths:
+            check_article_file(p, self)
+        return paths
+
+    def site_dir(self) -> Path:
+        """Where the site goes: ``site_dir`` of ``mkdocs.yml`` (relative to it), else ``site/``."""
+        # MkDocs' YAML reading (!ENV tags, INHERIT) costs a quarter of a second: only build and
+        # serve, which run MkDocs anyway, ask for the site folder
+        from mkdocs.exceptions import MkDocsException
+        from mkdocs.utils.yaml import yaml_load
+
+        try:
+            with self.mkdocs_yml.open("rb") as fh:
+                cfg = yaml_load(fh)
+        except (OSError, ValueError, MkDocsException):  # MkDocs itself reports a broken mkdocs.yml
+            return self.root / "site"
+        value = cfg.get("site_dir") if isinstance(cfg, dict) else None
+        return self.root / value if isinstance(value, str) and value.strip() else self.root / "site"
+
     def clone(self, dest: Path, *, content: Path | None = None, sample: bool = False) -> Project:
         """Copy this project's configuration, data and articles to *dest* (for tests and benchmarks)."""
         ignore = None if sample else shutil.ignore_patterns("sample")
@@ -103,6 +149,109 @@ class Project:
         if (self.root / ".gitignore").is_file():
             shutil.copy(self.root / ".gitignore", dest / ".gitignore")
         return Project(dest)
+
+
+def markdown_under(folder: Path) -> list[Path]:
+    """Markdown files under *folder*, sorted; hidden folders and files left out, links to
+    folders not followed."""
+    found: list[Path] = []
+    for d, dirs, files in os.walk(folder):
+        dirs[:] = sorted(x for x in dirs if not x.startswith("."))
+        found += [Path(d) / f for f in sorted(files) if f.lower().endswith(".md") and not f.startswith(".")]
+    return found
+
+
+_KINDS = (
+    (stat.S_ISDIR, "a folder"),
+    (stat.S_ISFIFO, "a named pipe"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISSOCK, "a socket"),
+)
+
+
+def file_problem(st: os.stat_result) -> str | None:
+    """Why a file of status *st* cannot be an article: not a regular file, or too large."""
+    if not stat.S_ISREG(st.st_mode):
+        kind = next((what for test, what in _KINDS if test(st.st_mode)), "not a file")
+        return f"not a regular file ({kind}); an article is a Markdown file"
+    if st.st_size > MAX_ARTICLE_BYTES:
+        return f"{st.st_size:,} bytes, over the {MAX_ARTICLE_BYTES:,}-byte limit of an article"
+    return None
+
+
+def source_problem(path: Path) -> str | None:
+    """Why *path* (followed if a link) cannot be an article; None when it can be read."""
+    try:
+        return file_problem(path.stat())
+    except OSError as exc:
+        return f"cannot read it: {exc.strerror or exc}"
+
+
+def check_article_file(path: Path, project: Project | None = None) -> None:
+    """Refuse an article file that is not a bounded regular file or, for a publication's own
+    articles (*project* given), whose real path is outside the project (a link publishing
+    ``/etc/passwd``)."""
+    if project is not None:
+        real = path.resolve()
+        if not real.is_relative_to(project.root.resolve()):
+            raise BuildError(
+                f"{path}: a link to {real}, outside the project; an article must be a file of the "
+                "publication (copy it into the project instead)"
+            )
+    problem = source_problem(path)
+    if problem:
+        raise BuildError(f"{path}: {problem}")
+
+
+def _sources(project: Project | None, *, content: bool) -> list[tuple[Path, str]]:
+    """The places an output file must never land in: a project's sources, the package."""
+    out = [(PACKAGE_DIR, "the gpu-insights package")]
+    if project is not None:
+        out += [
+            (project.mkdocs_yml, "the project's configuration"),
+            (project.data_dir, "the project's data folder"),
+            (project.templates_dir, "the project's templates folder"),
+            (project.root / "docs", "the project's docs folder"),
+        ]
+        if content:
+            out.append((project.content_dir, "the project's content folder"))
+    return out
+
+
+def check_output(
+    path: Path, *, force: bool, project: Project | None, content_ok: bool = False, new_folder_ok: bool = False
+) -> None:
+    """Refuse a file a command was asked to write (``diff --markdown``, ``new --output``) where
+    writing it would destroy something: inside a ``.git`` folder or the project's sources (its
+    articles too unless *content_ok*), a folder, a device or pipe, an existing file without
+    *force*, or (unless *new_folder_ok*) a file whose folder does not exist."""
+    real = path.resolve()
+    if ".git" in real.parts:
+        raise GpuInsightsError(f"refusing to write {path}: it is inside a git repository's .git folder")
+    for place, what in _sources(project, content=not content_ok):
+        mine = place.resolve()
+        if real == mine or real.is_relative_to(mine):
+            where = "it is" if real == mine else "it is inside"
+            raise GpuInsightsError(f"refusing to write {path}: {where} {what} ({mine})")
+    if path.is_dir():
+        raise GpuInsightsError(f"{path}: is a folder; give the name of a file to write")
+    if path.exists() and not path.is_file():
+        raise GpuInsightsError(f"{path}: is not a regular file (a device or a pipe); refusing to write it")
+    if path.exists() and not force:
+        raise GpuInsightsError(f"{path}: already exists; pass --force to overwrite it")
+    if not new_folder_ok and not path.parent.is_dir():
+        raise GpuInsightsError(f"{path}: the folder {path.parent} does not exist")
+
+
+def write_output(path: Path, text: str) -> None:
+    """Write a file :func:`check_output` accepted (its folder made when missing)."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        where = f" ({exc.filename})" if exc.filename and exc.filename != str(path) else ""
+        raise GpuInsightsError(f"{path}: cannot write it: {exc.strerror or exc}{where}") from None
 
 
 def init_publication(dest: Path) -> list[Path]:
@@ -119,9 +268,22 @@ def init_publication(dest: Path) -> list[Path]:
             f"{dest}: already holds {', '.join(str(t.relative_to(dest)) for t in taken)}; "
             "gpu-insights init writes a new publication into an empty folder"
         )
-    for src, t in zip(files, targets, strict=True):
-        t.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(src, t)
+    made: list[Path] = []  # what this call created, removed again if a later step fails
+    try:
+        for src, t in zip(files, targets, strict=True):
+            missing = [d for d in (t.parent, *t.parent.parents) if not d.exists()]
+            t.parent.mkdir(parents=True, exist_ok=True)
+            made.extend(reversed(missing))
+            shutil.copyfile(src, t)
+            made.append(t)
+    except OSError as exc:
+        for p in reversed(made):
+            with contextlib.suppress(OSError):
+                p.rmdir() if p.is_dir() else p.unlink()
+        where = f" ({exc.filename})" if exc.filename and exc.filename != str(dest) else ""
+        raise GpuInsightsError(
+            f"{dest}: cannot write a publication there: {exc.strerror or exc}{where}; nothing was written"
+        ) from None
     return targets
 
 

@@ -4,11 +4,15 @@ Front matter is parsed with PyYAML's safe loader, with aliases bounded (no
 "billion laughs") and every value checked against what an article may declare.
 Dates may be YAML dates, datetimes or written dates ("October 5, 2026"). Every
 problem is a :class:`~generator.errors.TemplateError` naming ``path:line``.
+
+An article is a regular file of bounded size (:data:`MAX_ARTICLE_BYTES`): a named pipe, a
+device or a link to one is refused before it is opened, and no read goes past the bound.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,6 +22,7 @@ import yaml
 
 from generator.article.escape import DataText
 from generator.errors import TemplateError
+from generator.project import MAX_ARTICLE_BYTES, file_problem, source_problem
 
 MAX_ALIASES = 20
 MAX_FRONT_MATTER = 64_000  # characters
@@ -157,14 +162,34 @@ def check_meta(path: Path, meta: dict[str, Any], lines: dict[str, int]) -> dict[
     return out
 
 
+def read_source(path: Path) -> str:
+    """The text of an article file (newlines as text mode reads them), read without blocking on
+    a pipe and never past :data:`MAX_ARTICLE_BYTES`."""
+    problem = source_problem(path)
+    if problem is None:
+        try:
+            fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+        except OSError as exc:
+            raise _fail(path, 1, f"cannot read it: {exc.strerror or exc}") from None
+        with os.fdopen(fd, "rb") as fh:
+            problem = file_problem(os.fstat(fd))  # the file opened, not the one looked at before
+            data = b"" if problem else fh.read(MAX_ARTICLE_BYTES + 1)
+        if len(data) > MAX_ARTICLE_BYTES:
+            problem = f"over the {MAX_ARTICLE_BYTES:,}-byte limit of an article"
+    if problem:
+        raise _fail(path, 1, problem)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise _fail(path, 1, f"not UTF-8 text: {exc.reason} at byte {exc.start}") from None
+    return text.replace("\r\n", "\n").replace("\r", "\n")  # universal newlines, as text mode reads
+
+
 def load_article(path: Path) -> Article:
     """Read an article file; the body keeps the file's line numbers."""
     if not SLUG.fullmatch(path.stem):
         raise _fail(path, 1, "file name must be letters, digits, '.', '_' or '-' (it becomes the page URL)")
-    try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        raise _fail(path, 1, f"not UTF-8 text: {exc.reason} at byte {exc.start}") from None
+    text = read_source(path)
     bad = _CONTROL.search(text)
     if bad:
         line = text.count("\n", 0, bad.start()) + 1

@@ -4,7 +4,8 @@
 file with an HTTP Range request, when the URL is the same), idempotent (a stored file
 whose checksum matches and that still validates is not downloaded again), verified
 (SHA-256, pinned in the manifest when known, recorded beside the file) and bounded
-(a total time limit, a per-read timeout and a size cap). The content is parsed and
+(a total time limit over connecting, the headers and the body, a per-read timeout and a
+size cap). The content is parsed and
 validated as a results file of the round *before* it replaces anything; an HTML
 page, a truncated or empty body is refused with a message saying what failed.
 Only http(s) URLs are fetched unless ``allow_file=True`` is given for ``file://``.
@@ -12,8 +13,13 @@ Only http(s) URLs are fetched unless ``allow_file=True`` is given for ``file://`
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import http.client
+import os
 import socket
+import ssl
+import threading
 import time
 import urllib.error
 import urllib.parse
@@ -21,6 +27,8 @@ import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from types import TracebackType
+from typing import Any
 
 from generator.data.manifest import Manifest, Round
 from generator.data.results import LoadReport, read_results
@@ -63,12 +71,16 @@ def check_url(url: str, *, allow_file: bool = False) -> str:
 
 
 def _describe(exc: BaseException, url: str) -> str:
-    reason = getattr(exc, "reason", exc)
+    reason = exc.reason if isinstance(exc, urllib.error.URLError) else exc
     host = urllib.parse.urlsplit(url).hostname or url
     if isinstance(reason, socket.gaierror):
         return f"cannot resolve host {host} (DNS: {reason.strerror or reason})"
     if isinstance(reason, ConnectionRefusedError):
         return f"connection to {host} refused"
+    if isinstance(reason, ssl.SSLCertVerificationError):
+        return f"TLS error with {host}: certificate verify failed ({reason.verify_message})"
+    if isinstance(reason, ssl.SSLError):
+        return f"TLS error with {host} ({reason.reason or reason})"
     if isinstance(reason, TimeoutError | socket.timeout):
         return f"no data from {host} for {READ_TIMEOUT:g} s"
     return f"download interrupted ({reason})"
@@ -86,6 +98,88 @@ def sniff(data: bytes) -> str:
     if head[:1] == b"<":
         return "html"
     return "csv"
+
+
+class _Watchdog:
+    """Shuts the connections of one download down when its deadline passes: a server that sends
+    its headers (or the TLS handshake) a byte at a time never lets a single read time out."""
+
+    def __init__(self, deadline: float) -> None:
+        self.fired = False
+        self._socks: list[socket.socket] = []
+        self._lock = threading.Lock()
+        self._timer = threading.Timer(max(0.0, deadline - time.monotonic()), self._fire)
+        self._timer.daemon = True
+
+    def add(self, sock: socket.socket) -> None:
+        """Watch *sock* (through a duplicate: TLS takes the original over)."""
+        dup = socket.socket(fileno=os.dup(sock.fileno()))
+        with self._lock:
+            self._socks.append(dup)
+            if self.fired:
+                self._shut(dup)
+
+    @staticmethod
+    def _shut(sock: socket.socket) -> None:
+        with contextlib.suppress(OSError):
+            sock.shutdown(socket.SHUT_RDWR)  # wakes every blocked read on the connection
+
+    def _fire(self) -> None:
+        with self._lock:
+            self.fired = True
+            for s in self._socks:
+                self._shut(s)
+
+    def __enter__(self) -> _Watchdog:
+        self._timer.start()
+        return self
+
+    def __exit__(
+        self, typ: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self._timer.cancel()
+        with self._lock:
+            for s in self._socks:
+                s.close()
+
+
+def _watched(base: type[Any], watch: _Watchdog) -> type[Any]:
+    """A urllib handler class whose connections *watch* can shut down."""
+
+    class Handler(base):  # type: ignore[misc, valid-type]
+        def do_open(self, http_class: Any, req: Any, **kw: Any) -> Any:
+            class Watched(http_class):  # type: ignore[misc, valid-type]
+                def __init__(self, *args: Any, **kwargs: Any) -> None:
+                    super().__init__(*args, **kwargs)
+                    connect: Callable[..., socket.socket] = self._create_connection  # type: ignore[has-type]
+
+                    def create(*a: Any, **k: Any) -> socket.socket:
+                        sock = connect(*a, **k)
+                        watch.add(sock)
+                        return sock
+
+                    self._create_connection = create
+
+            return super().do_open(Watched, req, **kw)
+
+    return Handler
+
+
+class _Redirects(urllib.request.HTTPRedirectHandler):
+    """Redirects are followed to http(s) URLs only (never to ftp:// or file://)."""
+
+    def redirect_request(self, req: Any, fp: Any, code: int, msg: str, headers: Any, newurl: str) -> Any:
+        if urllib.parse.urlsplit(newurl).scheme.lower() not in ("http", "https"):
+            raise FetchError(f"{req.full_url}: redirected to {newurl}, not an http(s) URL; refused")
+        return super().redirect_request(req, fp, code, msg, headers, newurl)
+
+
+def _opener(watch: _Watchdog) -> urllib.request.OpenerDirector:
+    return urllib.request.build_opener(
+        _watched(urllib.request.HTTPHandler, watch)(),
+        _watched(urllib.request.HTTPSHandler, watch)(),
+        _Redirects(),
+    )
 
 
 class Download:
@@ -106,24 +200,36 @@ class Download:
         req = urllib.request.Request(self.url, headers={"User-Agent": "gpu-insights"})
         if offset:
             req.add_header("Range", f"bytes={offset}-")
+        timeout = max(0.1, min(READ_TIMEOUT, self.deadline - time.monotonic()))
+        watch = _Watchdog(self.deadline)
         try:
-            with urllib.request.urlopen(req, timeout=READ_TIMEOUT) as resp:
+            with watch, _opener(watch).open(req, timeout=timeout) as resp:
                 if resp.headers.get_content_type() == "text/html":
                     raise FetchError(f"{self.url}: the server sent an HTML page, not a results file")
                 resumed = bool(offset) and resp.status == 206
                 self._copy(resp, "ab" if resumed else "wb", offset if resumed else 0)
+                if watch.fired:  # the connection was shut at the deadline: what came is not all
+                    raise self._too_long()
                 return "resumed" if resumed else "downloaded"
         except urllib.error.HTTPError as exc:
             exc.close()
             if exc.code == 416 and offset:  # the .part already holds the whole file
                 return "resumed"
             raise FetchError(f"{self.url}: HTTP {exc.code} {exc.reason}") from None
-        except (urllib.error.URLError, OSError) as exc:
+        except (urllib.error.URLError, OSError, http.client.HTTPException) as exc:
+            if watch.fired:
+                raise self._too_long() from None
             kept = self.part.stat().st_size if self.part.exists() else 0
             raise FetchError(
                 f"{self.url}: {_describe(exc, self.url)}; {self.part} keeps {kept:,} bytes, "
                 "run the command again to resume"
             ) from None
+
+    def _too_long(self) -> FetchError:
+        return FetchError(
+            f"{self.url}: the download took longer than {self.seconds:g} s; stopped "
+            f"(run the command again to resume)"
+        )
 
     def _copy(self, resp: object, mode: str, offset: int) -> None:
         length = resp.headers.get("Content-Length")  # type: ignore[attr-defined]
@@ -139,10 +245,7 @@ class Download:
                 if offset + self.received > self.max_bytes:
                     raise FetchError(f"{self.url}: more than {self.max_bytes:,} bytes; stopped (size cap)")
                 if time.monotonic() > self.deadline:
-                    raise FetchError(
-                        f"{self.url}: the download took longer than {self.seconds:g} s; stopped "
-                        f"(run the command again to resume)"
-                    )
+                    raise self._too_long()
         # http.client returns b"" on a dropped connection instead of raising
         if length is not None and length.isdigit() and self.received < int(length):
             raise ConnectionError(f"received {self.received:,} of {int(length):,} bytes")

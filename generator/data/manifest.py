@@ -212,7 +212,7 @@ def load_submitters(path: Path) -> Submitters:
     if not path.exists():
         return Submitters({})
     entries: dict[str, Submitter] = {}
-    for name, item in _read_toml(path).get("submitter", {}).items():
+    for name, item in read_toml(path).get("submitter", {}).items():
         kind = str(item.get("kind", ""))
         members = tuple(str(m) for m in item.get("members", []))
         if kind and kind not in SUBMITTER_KINDS:
@@ -262,7 +262,9 @@ def normalize_version(version: str) -> str:
     return version.strip().lower().removeprefix("v")
 
 
-def _read_toml(path: Path) -> dict[str, Any]:
+def read_toml(path: Path) -> dict[str, Any]:
+    """A project data file (``data/*.toml``); every way it can be unreadable (not UTF-8, invalid
+    or too deeply nested TOML, a folder) is a :class:`ManifestError` naming it."""
     try:
         with path.open("rb") as fh:
             return tomllib.load(fh)
@@ -270,6 +272,35 @@ def _read_toml(path: Path) -> dict[str, Any]:
         raise ManifestError(f"{path}: file not found") from None
     except tomllib.TOMLDecodeError as exc:
         raise ManifestError(f"{path}: invalid TOML: {exc}") from None
+    except UnicodeDecodeError as exc:
+        raise ManifestError(f"{path}: not UTF-8 text: {exc.reason} at byte {exc.start}") from None
+    except RecursionError:
+        raise ManifestError(f"{path}: invalid TOML: arrays or tables nested too deeply") from None
+    except ValueError as exc:  # an integer of more digits than Python converts
+        raise ManifestError(f"{path}: invalid TOML: {exc}") from None
+    except OSError as exc:
+        raise ManifestError(f"{path}: cannot read it: {exc.strerror or exc}") from None
+
+
+def load_prices(path: Path) -> tuple[dict[str, float], dict[str, float]]:
+    """``data/prices.toml``: ``[price]`` and ``[assumption]`` tables of numbers (absent: none).
+
+    Every problem is a :class:`ManifestError` naming the file and the key."""
+    if not path.exists():
+        return {}, {}
+    data = read_toml(path)
+    out: list[dict[str, float]] = []
+    for table in ("price", "assumption"):
+        items = data.get(table, {})
+        if not isinstance(items, dict):
+            raise ManifestError(f"{path}: [{table}] must be a table of numbers (name = 5.00)")
+        numbers: dict[str, float] = {}
+        for k, v in items.items():
+            if isinstance(v, bool) or not isinstance(v, int | float) or v != v or abs(v) == float("inf"):
+                raise ManifestError(f"{path}: {table}.{k}: {v!r} is not a number (write {k} = 5.00)")
+            numbers[str(k)] = float(v)
+        out.append(numbers)
+    return out[0], out[1]
 
 
 def _date(path: Path, where: str, value: Any) -> dt.date:
@@ -282,7 +313,7 @@ def _date(path: Path, where: str, value: Any) -> dt.date:
 
 
 def load_rounds(path: Path) -> dict[str, Round]:
-    data = _read_toml(path)
+    data = read_toml(path)
     rounds: dict[str, Round] = {}
     for i, item in enumerate(data.get("round", []), start=1):
         where = f"round #{i}"
@@ -316,7 +347,7 @@ def load_rounds(path: Path) -> dict[str, Round]:
 
 
 def load_families(path: Path) -> FamilyMap:
-    data = _read_toml(path)
+    data = read_toml(path)
     families = []
     for item in data.get("family", []):
         try:
@@ -328,7 +359,7 @@ def load_families(path: Path) -> FamilyMap:
 
 
 def load_rules(path: Path) -> BenchmarkRules:
-    data = _read_toml(path)
+    data = read_toml(path)
     benches = {}
     for key, item in data.get("bench", {}).items():
         benches[key] = BenchmarkRule(

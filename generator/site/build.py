@@ -31,7 +31,7 @@ from generator.check import (
 from generator.data.manifest import Manifest, load_manifest
 from generator.data.table import ResultsTable
 from generator.errors import BuildError, TemplateError
-from generator.project import DATA_FILES, Project
+from generator.project import DATA_FILES, Project, check_article_file, markdown_under
 from generator.site import reuse
 from generator.site.cache import (
     CheckCache,
@@ -192,10 +192,10 @@ RESERVED = {"index": "the home page", "changes": "the changes page", "404": "the
 
 
 def article_sources(project: Project) -> list[Path]:
-    """The article templates of ``content/``, refusing names the build uses for its own pages."""
-    if not project.content_dir.is_dir():
-        raise BuildError(f"{project.content_dir}: no content folder (article templates go there)")
-    paths = sorted(project.content_dir.glob("*.md"))
+    """The article templates of ``content/``: regular files of the publication (a link may not
+    publish a file from elsewhere, a pipe or device may not hang the build), refusing the names
+    the build uses for its own pages and articles it would otherwise leave out unseen."""
+    paths = project.articles()
     for p in paths:
         if p.stem in RESERVED:
             raise BuildError(
@@ -401,16 +401,15 @@ def build(
 
 def article_paths(project: Project, paths: list[Path]) -> list[Path]:
     """The articles to check: *paths*, each folder among them searched through its sub-folders
-    (hidden ones left out); with no paths, the publication's content/."""
+    (hidden ones left out); with no paths, the publication's content/. Each must be a regular
+    file of bounded size (a pipe or a device would hang the check)."""
     if not paths:
-        return sorted(project.content_dir.glob("*.md"))
+        return project.articles()
     out: list[Path] = []
     for p in paths:
-        if not p.is_dir():
-            out.append(p)
-            continue
-        found = (f for f in p.rglob("*.md") if not any(x.startswith(".") for x in f.relative_to(p).parts))
-        out.extend(sorted(found))
+        out.extend(markdown_under(p) if p.is_dir() else [p])
+    for p in out:
+        check_article_file(p)
     return out
 
 

@@ -4,13 +4,15 @@ An article's inputs are its template, the project's code and data files, and the
 result rows of every (round, benchmark) its placeholders queried. The cache keeps,
 per article, a key of the first three and a content hash of those rows; both must
 match for the stored rendering to be reused. The cache folder is safe to delete.
+
+Every entry is signed (:mod:`generator.site.signing`): a pickle whose MAC does not verify with
+the user's key is ignored and rebuilt, never unpickled.
 """
 
 from __future__ import annotations
 
 import functools
 import hashlib
-import os
 import pickle
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -21,6 +23,7 @@ from generator import __version__
 from generator.article.render import Rendered, Renderer
 from generator.data.table import ResultsTable
 from generator.site.digest import hash_tree
+from generator.site.signing import read_signed, write_signed
 
 CODE_DIR = Path(__file__).resolve().parents[1]
 
@@ -96,17 +99,18 @@ def _keys(deps: dict[str, str]) -> set[tuple[str, str]]:
 
 
 def _read_pickle(path: Path) -> Any:
+    """The value kept at *path*, only when its signature verifies (else None: rebuilt)."""
+    payload = read_signed(path)
+    if payload is None:
+        return None
     try:
-        return pickle.loads(path.read_bytes())
-    except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError, TypeError, ValueError):
+        return pickle.loads(payload)  # noqa: S301 - signed with this user's key, see signing.py
+    except (pickle.UnpicklingError, EOFError, AttributeError, ImportError, TypeError, ValueError):
         return None
 
 
 def _write_pickle(path: Path, value: object) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(f".{os.getpid()}.tmp")
-    tmp.write_bytes(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
-    tmp.replace(path)
+    write_signed(path, pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
 
 
 def results_digest(results_dir: Path, data_dir: Path) -> str:

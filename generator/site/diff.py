@@ -45,11 +45,19 @@ def load_ledger(path: Path) -> tuple[list[dict[str, Any]], Path | None]:
     if not f.is_file():
         raise GpuInsightsError(f"{p}: no figures.json (give a built site folder or its figures.json)")
     try:
-        data = json.loads(f.read_text("utf-8"))
+        data = json.loads(f.read_bytes().decode("utf-8"))
     except json.JSONDecodeError as exc:
         raise GpuInsightsError(
             f"{f}: line {exc.lineno} column {exc.colno}: invalid JSON: {exc.msg}"
         ) from None
+    except UnicodeDecodeError as exc:
+        raise GpuInsightsError(f"{f}: not UTF-8 text: {exc.reason} at byte {exc.start}") from None
+    except RecursionError:
+        raise GpuInsightsError(f"{f}: invalid JSON: arrays or objects nested too deeply") from None
+    except ValueError as exc:  # a number of more digits than Python converts
+        raise GpuInsightsError(f"{f}: invalid JSON: {exc}") from None
+    except OSError as exc:
+        raise GpuInsightsError(f"{f}: cannot read it: {exc.strerror or exc}") from None
     if not isinstance(data, list):
         raise GpuInsightsError(f"{f}: expected a list of figures")
     for i, row in enumerate(data):
@@ -173,22 +181,26 @@ def diff_ledgers(
     if old_sources and new_sources:
         names = {p.stem for p in old_sources.glob("*.md")} | {p.stem for p in new_sources.glob("*.md")}
         for slug in sorted(names):
-            ta = (
-                tables_of((old_sources / f"{slug}.md").read_text("utf-8"))
-                if (old_sources / f"{slug}.md").exists()
-                else {}
-            )
-            tb = (
-                tables_of((new_sources / f"{slug}.md").read_text("utf-8"))
-                if (new_sources / f"{slug}.md").exists()
-                else {}
-            )
+            ta = tables_of(_source_text(old_sources / f"{slug}.md"))
+            tb = tables_of(_source_text(new_sources / f"{slug}.md"))
             for t in sorted(set(ta) | set(tb)):
                 ra, rb = ta.get(t, {}), tb.get(t, {})
                 for r in sorted(set(ra) | set(rb)):
                     if ra.get(r) != rb.get(r):
                         art(slug).table_rows.append((t, r, ra.get(r, ""), rb.get(r, "")))
     return Diff(dict(sorted(articles.items())))
+
+
+def _source_text(path: Path) -> str:
+    """A build's rendered article (``sources/<slug>.md``); absent: empty."""
+    if not path.exists():
+        return ""
+    try:
+        return path.read_bytes().decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise GpuInsightsError(f"{path}: not UTF-8 text: {exc.reason} at byte {exc.start}") from None
+    except OSError as exc:
+        raise GpuInsightsError(f"{path}: cannot read it: {exc.strerror or exc}") from None
 
 
 def _ids(row: dict[str, Any]) -> str:

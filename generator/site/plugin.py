@@ -6,6 +6,11 @@ and checks the articles of ``content/`` with the code ``gpu-insights build`` use
 MkDocs at the rendered pages and, under ``mkdocs serve``, watches the articles, the data
 and the theme overrides so pages reload when they change. ``gpu-insights build`` renders
 first and runs MkDocs itself; the plugin then only adds the site's theme and settings.
+
+MkDocs empties ``site_dir`` before it builds, so the plugin refuses, before anything is written,
+every site folder ``gpu-insights build`` refuses (:mod:`generator.site.sitedir`: the project or
+one of its sources, a folder holding them, the results, a non-empty folder gpu-insights did not
+write), and marks the site it built as its own.
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ from mkdocs.plugins import BasePlugin
 
 from generator.errors import GpuInsightsError
 from generator.project import THEME_DIR, Project
+from generator.site.sitedir import SiteDir, guarded_folders, mark_site
 
 if TYPE_CHECKING:
     from generator.site.build import Prepared
@@ -112,6 +118,8 @@ class GpuInsightsPlugin(BasePlugin[GpuInsightsConfig]):
         results = project.root / self.config.results if self.config.results else None
         docs = project.root / ".cache" / "mkdocs-docs"
         try:
+            # MkDocs empties site_dir once this returns: refuse what `gpu-insights build` refuses
+            SiteDir(Path(config.site_dir), guarded_folders(project, results), _log).validate()
             p = prepare(
                 project,
                 results,
@@ -142,6 +150,8 @@ class GpuInsightsPlugin(BasePlugin[GpuInsightsConfig]):
             from generator.site.build import finish_site  # see on_config
 
             finish_site(self.prepared, Path(config.site_dir))
+        if not _PRERENDERED.get():  # `gpu-insights build` marks the site it swaps in itself
+            mark_site(Path(config.site_dir))
 
 
 def sync_tree(src: Path, dest: Path) -> None:

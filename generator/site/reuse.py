@@ -9,6 +9,10 @@ the same digest, it runs MkDocs on the kept pages into a new site and swaps it i
 build does, without loading the results, rendering or checking again (nothing they produce
 could differ). ``--no-cache`` always builds from scratch.
 
+``bundle.json`` is signed with the user's key (:mod:`generator.site.signing`) and records the
+SHA-256 of every kept file: a bundle whose signature or any file does not match (an edited page,
+a planted one, a byte that is not UTF-8) is not reused; the full build runs and replaces it.
+
 This module imports neither pandas nor the renderer: a no-change rebuild costs MkDocs and
 little more.
 """
@@ -17,7 +21,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import shutil
+import stat
 from collections.abc import Callable
 from importlib import metadata
 from pathlib import Path
@@ -26,10 +32,11 @@ from typing import Any
 from generator.project import PACKAGE_DIR, Project
 from generator.site.digest import hash_tree
 from generator.site.mkdocs_build import pinned_epoch, run_mkdocs
+from generator.site.signing import read_signed, write_signed
 from generator.site.sitedir import SiteDir, guarded_folders
 
 Log = Callable[[str], None]
-FORMAT = 1
+FORMAT = 2
 
 
 def inputs_digest(project: Project, results: Path | None, *, strict: bool) -> str:
@@ -54,6 +61,25 @@ def bundle_dir(cache_dir: Path) -> Path:
     return cache_dir / "docs"
 
 
+def kept_files(root: Path) -> dict[str, str] | None:
+    """SHA-256 of every file under *root* by relative path; None if anything there is not a
+    plain file or folder (a link, a pipe) or cannot be read."""
+    out: dict[str, str] = {}
+    for folder, dirs, files in os.walk(root):
+        for name in dirs + files:
+            p = Path(folder) / name
+            try:
+                mode = p.lstat().st_mode
+                if stat.S_ISDIR(mode):
+                    continue
+                if not stat.S_ISREG(mode):
+                    return None
+                out[str(p.relative_to(root))] = hashlib.sha256(p.read_bytes()).hexdigest()
+            except OSError:
+                return None
+    return out
+
+
 def save(
     cache_dir: Path,
     digest: str,
@@ -71,19 +97,30 @@ def save(
     (tmp / "extra").mkdir()
     shutil.copytree(site / "sources", tmp / "extra" / "sources")
     shutil.copy2(site / "figures.json", tmp / "extra" / "figures.json")
-    meta = {"digest": digest, "nav": nav, "epoch": epoch, "log": log}
-    (tmp / "bundle.json").write_text(json.dumps(meta, ensure_ascii=False), "utf-8")
+    files = kept_files(tmp)
+    meta = {"digest": digest, "nav": nav, "epoch": epoch, "log": log, "files": files}
     shutil.rmtree(out, ignore_errors=True)
+    if files is None or not write_signed(tmp / "bundle.json", json.dumps(meta, ensure_ascii=False).encode()):
+        shutil.rmtree(tmp, ignore_errors=True)  # nothing to sign with: nothing is kept
+        return
     tmp.rename(out)
 
 
 def _meta(cache_dir: Path, digest: str) -> dict[str, Any] | None:
-    try:
-        meta = json.loads((bundle_dir(cache_dir) / "bundle.json").read_text("utf-8"))
-    except (OSError, ValueError):
+    """The kept bundle's metadata when it is for *digest*, signed with this user's key and
+    every kept file is the one the build wrote; else None."""
+    bundle = bundle_dir(cache_dir)
+    payload = read_signed(bundle / "bundle.json")
+    if payload is None:
         return None
-    ok = isinstance(meta, dict) and meta.get("digest") == digest and (bundle_dir(cache_dir) / "docs").is_dir()
-    return meta if ok else None
+    try:
+        meta = json.loads(payload)
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(meta, dict) or meta.get("digest") != digest or not (bundle / "docs").is_dir():
+        return None
+    files = {k: v for k, v in (kept_files(bundle) or {}).items() if k != "bundle.json"}
+    return meta if files and files == meta.get("files") else None
 
 
 def reuse_unchanged(

@@ -19,6 +19,7 @@ from typing import Any
 from generator.errors import GpuInsightsError
 from generator.project import Project
 from generator.site.build import build
+from generator.site.sitedir import SiteDir, guarded_folders
 
 RELOAD_PATH = "/.gpu-insights/build"
 RELOAD_SCRIPT = (
@@ -100,6 +101,8 @@ def serve(
 
     stop = stop or threading.Event()
     state = {"build": 0}
+    # refused before the folder is made or served: the builds would refuse it anyway
+    SiteDir(site_dir, guarded_folders(project, results), log).validate()
     site_dir.mkdir(parents=True, exist_ok=True)
     httpd = bind(host, port, site_dir, state)
     if _rebuild(project, results, site_dir, log):

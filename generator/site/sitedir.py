@@ -136,25 +136,49 @@ class SiteDir:
 
     @contextlib.contextmanager
     def _locked(self) -> Iterator[None]:
+        """Hold the lock file beside the site; it is removed again on every exit."""
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(self.lock_path, os.O_RDWR | os.O_CREAT, 0o644)
-        try:
+        while True:
+            fd = os.open(self.lock_path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o644)
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:
                 holder = os.pread(fd, 32, 0).decode("ascii", "replace").strip() or "unknown"
+                os.close(fd)
                 raise BuildError(
                     f"another gpu-insights build is writing {self.path} (process {holder} holds "
                     f"{self.lock_path}); wait for it to finish"
                 ) from None
+            # the build that held it may have removed the file since we opened it: lock the one in place
+            try:
+                current = os.stat(self.lock_path, follow_symlinks=False).st_ino
+            except FileNotFoundError:
+                current = None
+            if current == os.fstat(fd).st_ino:
+                break
+            os.close(fd)
+        try:
             os.ftruncate(fd, 0)
             os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
             yield
         finally:
+            with contextlib.suppress(OSError):
+                self.lock_path.unlink()  # while still holding it (see the inode check above)
             os.close(fd)
 
     def _leftovers(self) -> list[Path]:
         return sorted(self.path.parent.glob(f"{self.prefix}.tmp-*"))
+
+    def _remove(self, path: Path) -> None:
+        """Remove a temporary folder; one that cannot be removed is a warning, not a failed build."""
+        try:
+            _force_rmtree(path)
+        except OSError as exc:
+            what = f" ({exc.filename})" if exc.filename and exc.filename != str(path) else ""
+            self.log(
+                f"warning: could not remove {path}: {exc.strerror or exc}{what}; the site is fine, "
+                "remove that folder yourself (a file marked immutable needs `chattr -i FILE` first)"
+            )
 
     def recover(self) -> None:
         """Finish a swap a killed build left half done, and remove its temporary folders."""
@@ -167,7 +191,7 @@ class SiteDir:
                 self.log(f"restored {self.path} left by an interrupted build")
                 left.remove(staged[-1])
         for p in left:
-            _force_rmtree(p)
+            self._remove(p)
 
     @contextlib.contextmanager
     def publish(self) -> Iterator[Path]:
@@ -183,19 +207,19 @@ class SiteDir:
             except GpuInsightsError:
                 raise
             except OSError as exc:
-                where = f" ({exc.filename})" if exc.filename else ""
+                # a failed copy names its source first: the place that could not be written is the second
+                dest = getattr(exc, "filename2", None) or exc.filename
+                where = f" ({dest})" if dest else ""
                 raise BuildError(
                     f"could not write the site: {exc.strerror or exc}{where}; {self.path} is unchanged"
                 ) from None
             finally:
                 for p in self._leftovers():
-                    _force_rmtree(p)
+                    self._remove(p)
 
     def _swap_in(self, work: Path) -> None:
         new_site = work / "site"
-        (new_site / MARKER).write_text(
-            "This folder was written by gpu-insights; every build replaces it whole.\n", encoding="utf-8"
-        )
+        mark_site(new_site)
         staged = work.with_name(work.name + "-new")
         new_site.rename(staged)
         _failpoint("staged")
@@ -211,6 +235,13 @@ class SiteDir:
         _failpoint("between-renames")
         staged.rename(self.path)
         _failpoint("swapped")
+
+
+def mark_site(site: Path) -> None:
+    """Mark *site* as written by gpu-insights: the next build may replace it."""
+    (site / MARKER).write_text(
+        "This folder was written by gpu-insights; every build replaces it whole.\n", encoding="utf-8"
+    )
 
 
 def guarded_folders(project: Project, results: Path | None) -> list[Guarded]:
