@@ -2,14 +2,17 @@
 
 On every kind of page: no horizontal page overflow and no table wider than its column, charts at
 least 90% of their column with text of at least 11 px, entry IDs on one line, results cells
-right-aligned, no request outside localhost; on the article:
-footnote previews on hover and back-links; axe-core finds no serious or critical violation
-on any page. Screenshots of the article at both widths go to ``screenshots/`` (see README).
+right-aligned, no request outside localhost; on the article: footnote previews on hover,
+separated markers that are tap targets, one visible back-link per note leading back to the
+marker followed, entry IDs linked, chart labels as the text prints them, a print layout
+without entry URLs; axe-core finds no serious or critical violation on any page. Screenshots
+of the article at both widths go to ``screenshots/`` (see README).
 """
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -25,12 +28,14 @@ from .conftest import ROOT
 pytestmark = pytest.mark.browser
 
 ARTICLE = "mlperf-inference-v6.1-per-gpu.html"
+OVERVIEW = "mlperf-inference-v6.1-round-overview.html"
 #: one page of every kind the site has
 PAGE_KINDS = [
     "index.html",
     ARTICLE,
-    "demo-per-gpu-sample.html",
+    OVERVIEW,
     "rounds/v6.1.html",
+    "benchmarks/index.html",
     "benchmarks/gpt-oss-120b.html",
     "data/v6.1.html",
     f"review/{ARTICLE}",
@@ -121,22 +126,26 @@ def test_footnote_preview_on_hover_and_back_link(
     url, _ = served_site
     outside: list[str] = []
     page = open_page(browser, f"{url}/{ARTICLE}", width, outside)
-    ref = page.locator("sup a.footnote-ref").first
+    # a later marker of note 1: its back-link must lead back here, not to the note's first marker
+    ref = page.locator("sup a.footnote-ref[href='#fn:1']").nth(4)
     ref.scroll_into_view_if_needed()
     ref.hover()
     tip = page.locator(".md-tooltip2--active .md-tooltip2__inner")
     tip.wait_for(state="visible", timeout=5_000)
     assert "MLPerf® Inference v6.1 Closed Datacenter." in tip.inner_text()
+    marker = ref.locator("xpath=..").get_attribute("id")
+    assert marker == "fnref5:1"
     ref.click()
     note_id = ref.get_attribute("href")
     assert note_id is not None
     page.wait_for_function(f"location.hash === {note_id!r}")
     note = page.locator(f"li[id='{note_id[1:]}']")
     assert note.locator("a[href^='https://github.com/mlcommons/inference_results_v6.1/']").count() > 0
-    back = note.locator("a.footnote-backref").first
+    back = note.locator("a.footnote-backref:visible")
+    assert back.count() == 1
     back.click()
-    page.wait_for_function("location.hash.startsWith('#fnref')")
-    box = page.locator(f"[id='{page.evaluate('location.hash').lstrip('#')}']").bounding_box()
+    page.wait_for_function(f"location.hash === '#{marker}'")
+    box = page.locator(f"[id='{marker}']").bounding_box()
     assert box is not None and 0 <= box["y"] < 900
     SCREENSHOTS.mkdir(exist_ok=True)
     page.evaluate("window.scrollTo(0, 0)")
@@ -180,7 +189,7 @@ def test_charts_have_tooltips_descriptions_and_follow_the_dark_palette(
 ) -> None:
     url, _ = served_site
     outside: list[str] = []
-    page = open_page(browser, f"{url}/demo-per-gpu-sample.html", 390, outside)
+    page = open_page(browser, f"{url}/{ARTICLE}", 390, outside)
     svg = page.locator(".gi-vega.gi-drawn svg").first
     caption = page.locator(".gi-chart + p em").first.inner_text()
     assert svg.get_attribute("aria-label") == caption.split(": ", 1)[1]
@@ -193,7 +202,7 @@ def test_charts_have_tooltips_descriptions_and_follow_the_dark_palette(
         assert key in text
     bars = [
         b
-        for b in (x.bounding_box() for x in page.locator(".gi-vega.gi-drawn svg .mark-rect path").all())
+        for b in (x.bounding_box() for x in svg.locator(".mark-rect path").all())
         if b
     ]
     right = max(bars, key=lambda b: b["x"] + b["width"])  # the tooltip of the right-most bar end
@@ -219,10 +228,20 @@ def test_charts_have_tooltips_descriptions_and_follow_the_dark_palette(
     page.close()
 
 
+def published_charts(site: Path) -> list[Path]:
+    """The chart specs the reader's pages draw."""
+    names = {
+        m
+        for page in site.glob("*.html")
+        for m in re.findall(r'data-spec="(charts/[^"]+)"', page.read_text("utf-8"))
+    }
+    return sorted(site / n for n in names)
+
+
 def test_one_colour_per_family_in_every_chart(served_site: tuple[str, Path]) -> None:
     _, site = served_site
     scales = []
-    for spec_file in sorted((site / "charts").glob("*.vl.json")):
+    for spec_file in published_charts(site):
         spec = json.loads(spec_file.read_text("utf-8"))
         assert spec["width"] == "container", spec_file.name  # every chart follows the column
         if "color" not in spec["layer"][0]["encoding"]:
@@ -231,7 +250,7 @@ def test_one_colour_per_family_in_every_chart(served_site: tuple[str, Path]) -> 
         assert bars["field"] == "family"
         scales.append(dict(zip(bars["scale"]["domain"], bars["scale"]["range"], strict=True)))
         assert spec["width"] == "container"
-    assert len(scales) == 4
+    assert len(scales) == 3
     shared = set.intersection(*(set(s) for s in scales))
     assert {"B200", "B300", "MI355X"} <= shared
     for fam in shared:
@@ -243,8 +262,165 @@ def test_the_feed_lists_every_article_of_the_site_with_its_date(served_site: tup
     feed = feedparser.parse((site / "feed_rss_created.xml").read_bytes())
     assert feed.bozo == 0
     got = sorted((e.link.rsplit("/", 1)[-1], e.published_parsed[:3]) for e in feed.entries)
-    assert got == [
-        ("demo-per-gpu-sample.html", (2026, 10, 5)),
-        (ARTICLE, (2026, 10, 5)),
-        ("mlperf-inference-v6.1-round-overview.html", (2026, 10, 5)),
-    ]
+    assert got == [(ARTICLE, (2026, 10, 5)), (OVERVIEW, (2026, 10, 5))]
+
+
+def test_the_demo_for_the_sample_is_not_published_on_the_official_site(served_site: tuple[str, Path]) -> None:
+    _, site = served_site
+    assert not (site / "demo-per-gpu-sample.html").exists()
+    for name in (
+        "index.html",
+        "rounds/v6.1.html",
+        "benchmarks/gpt-oss-120b.html",
+        "sitemap.xml",
+        "feed_rss_created.xml",
+    ):
+        assert "demo-per-gpu-sample" not in (site / name).read_text("utf-8"), name
+    review = (site / "review" / "index.html").read_text("utf-8")
+    assert "a demo for the embedded sample, not published" in review
+
+
+def test_benchmarks_are_named_alike_and_a_long_list_is_summarised(served_site: tuple[str, Path]) -> None:
+    _, site = served_site
+    listing = (site / "benchmarks" / "index.html").read_text("utf-8")
+    nav = re.findall(
+        r'<a href="([\w.-]+)\.html" class="md-nav__link">\s*<span class="md-ellipsis">\s*([^<]*?)\s*<',
+        listing,
+    )
+    benchmarks = {(page, label) for page, label in nav if page != "index"}
+    assert len(benchmarks) == 27 and all(page == label for page, label in benchmarks)
+    home = (site / "index.html").read_text("utf-8")
+    assert '<a href="benchmarks/index.html">27 benchmarks</a>' in home
+    assert (
+        '<a href="benchmarks/deepseek-r1.html">deepseek-r1</a>, <a href="benchmarks/gpt-oss-120b.html">gpt-oss-120b</a>'
+        in home
+    )
+
+
+def test_chart_labels_print_what_the_text_prints(served_site: tuple[str, Path]) -> None:
+    _, site = served_site
+    for spec_file in published_charts(site):
+        spec = json.loads(spec_file.read_text("utf-8"))
+        text = (site / "sources" / f"{spec_file.name.rsplit('-', 1)[0]}.md").read_text("utf-8")
+        [rows] = spec["datasets"].values()
+        for row in rows:
+            if "printed" in row:
+                assert row["printed"] in text, (spec_file.name, row)
+    [rows] = json.loads((site / "charts" / "mlperf-inference-v6.1-per-gpu-1.vl.json").read_text("utf-8"))[
+        "datasets"
+    ].values()
+    assert [r["printed"] for r in rows] == ["8,846", "16,427"]  # 8,846.46: never 8,847
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_the_gains_chart_shows_every_label_whole(
+    served_site: tuple[str, Path], browser: Any, width: int
+) -> None:
+    url, _ = served_site
+    outside: list[str] = []
+    page = open_page(browser, f"{url}/{OVERVIEW}", width, outside)
+    facts = page.evaluate(
+        """() => {
+      const svg = document.querySelector(".gi-vega.gi-drawn svg");
+      const box = svg.getBoundingClientRect();
+      const texts = [...svg.querySelectorAll("text")].filter(t => t.textContent.trim());
+      return {
+        rows: [...svg.querySelectorAll(".role-axis-label text")].map(t => t.textContent),
+        values: [...svg.querySelectorAll(".role-mark text")].map(t => t.textContent),
+        outside: texts.filter(t => { const b = t.getBoundingClientRect();
+          return b.left < box.left - 0.5 || b.right > box.right + 0.5; }).map(t => t.textContent),
+      };
+    }"""
+    )
+    assert "Qwen3-VL-235B-A22BServer" in facts["rows"] and "Qwen3-VL-235B-A22BOffline" in facts["rows"]
+    assert not [r for r in facts["rows"] if "…" in r]
+    assert facts["values"][:2] == ["199.1%", "117.0%"]
+    assert facts["outside"] == []
+    assert outside == []
+    page.close()
+
+
+def test_markers_are_separated_readable_tap_targets(served_site: tuple[str, Path], browser: Any) -> None:
+    url, _ = served_site
+    outside: list[str] = []
+    page = open_page(browser, f"{url}/{ARTICLE}", 390, outside)
+    first = page.locator("article p").filter(has_text="recomputed from the official results sheet").first
+    assert "sheet it is 5.65×1,3. But" in first.inner_text()
+    sizes = page.evaluate(
+        """() => [...document.querySelectorAll("a.footnote-ref")].map(a => ({
+          font: parseFloat(getComputedStyle(a).fontSize), height: a.getBoundingClientRect().height}))"""
+    )
+    assert sizes and min(s["font"] for s in sizes) >= 12 and min(s["height"] for s in sizes) >= 24
+    # one back-link per note, visible without hovering (a phone has no hover)
+    notes = page.locator("div.footnote > ol > li")
+    for i in range(notes.count()):
+        back = notes.nth(i).locator("a.footnote-backref:visible")
+        assert back.count() == 1
+        assert back.evaluate("a => getComputedStyle(a).opacity") == "1"
+    assert outside == []
+    page.close()
+
+
+def test_entry_ids_link_to_their_official_results(served_site: tuple[str, Path], browser: Any) -> None:
+    url, _ = served_site
+    outside: list[str] = []
+    page = open_page(browser, f"{url}/{ARTICLE}", 1280, outside)
+    links = page.evaluate(
+        """() => ({
+      prose: [...document.querySelectorAll("article > p a.gi-entry")].length,
+      cells: [...document.querySelectorAll("article td a.gi-entry")].length,
+      bare: [...document.querySelectorAll("article > p .gi-id, article td .gi-id")]
+        .filter(e => !e.closest("a")).map(e => e.textContent),
+      hrefs: [...new Set([...document.querySelectorAll("a.gi-entry")].map(a => a.href.split("/").slice(0, 5).join("/")))],
+    })"""
+    )
+    assert links["prose"] > 30 and links["cells"] > 20 and links["bare"] == []
+    assert set(links["hrefs"]) <= {
+        "https://github.com/mlcommons/inference_results_v6.1",
+        "https://github.com/mlcommons/submissions_inference_v6.0",
+        "https://github.com/mlcommons/inference_results_v6.0",
+        "https://github.com/mlcommons/inference_results_v5.1",
+    }
+    assert outside == []
+    page.close()
+
+
+def test_print_leaves_out_entry_urls_and_the_provenance(served_site: tuple[str, Path], browser: Any) -> None:
+    url, _ = served_site
+    outside: list[str] = []
+    page = open_page(browser, f"{url}/{ARTICLE}", 1280, outside)
+    page.emulate_media(media="print")
+    printed = page.evaluate(
+        """() => ({
+      entry: getComputedStyle(document.querySelector(".footnote a.gi-entry"), "::after").content,
+      source: getComputedStyle(document.querySelector(".footnote a[href^='http']:not(.gi-entry)"), "::after").content,
+      provenance: getComputedStyle(document.querySelector("details.gi-provenance")).display,
+      backlinks: [...document.querySelectorAll(".footnote-backref")].filter(a => a.offsetParent).length,
+    })"""
+    )
+    assert printed["entry"] == "none" and printed["source"].startswith('" (" attr(href)') is False
+    assert printed["source"].startswith('" (https://')
+    assert printed["provenance"] == "none" and printed["backlinks"] == 0
+    pdf = page.pdf(format="A4")
+    pages = max(int(n) for n in re.findall(rb"/Type /Pages\n/Count (\d+)", pdf))
+    assert pages <= 16, pages
+    assert outside == []
+    page.close()
+
+
+def test_the_reference_article_links_its_sources_and_answers_its_faq(served_site: tuple[str, Path]) -> None:
+    _, site = served_site
+    page = (site / ARTICLE).read_text("utf-8")
+    faq = page[page.find('<h2 id="faq-edge-cases') :]
+    assert re.match(r'<h2 id="[^"]+">FAQ: edge cases when reading per-GPU benchmark data</h2>\s*<h3 ', faq)
+    for url in (
+        "https://mlcommons.org/benchmarks/inference-datacenter/",
+        "https://github.com/mlcommons/inference_results_v6.1",
+        "https://github.com/mlcommons/inference_results_v6.0",
+        "https://github.com/mlcommons/inference_results_v5.1",
+        "https://github.com/mlcommons/inference_policies/blob/master/inference_rules.adoc",
+        "https://github.com/mlcommons/policies/blob/master/MLPerf_Results_Messaging_Guidelines.adoc",
+        "https://github.com/mlcommons/policies/blob/master/MLPerf_Compatibility_Table.adoc",
+    ):
+        assert f'<a href="{url}">' in page, url
+    assert '<a href="mlperf-inference-v6.1-round-overview.html">' in page

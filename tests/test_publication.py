@@ -58,6 +58,8 @@ def test_init_writes_a_publication_and_refuses_to_overwrite(tmp_path: Path) -> N
         "data/README.md",
         "mkdocs.yml",
     ]
+    # the build's lock file and temporary folders beside the site are never committed
+    assert (pub / ".gitignore").read_text("utf-8").splitlines()[-1] == ".gpu-insights-*"
     res = CliRunner().invoke(main, ["init", str(pub)])
     assert res.exit_code == 1
     assert res.output == (
@@ -117,12 +119,38 @@ def test_a_new_publication_builds_on_the_packaged_sample(built: Path) -> None:
 
 
 def test_the_feed_lists_every_article_with_its_date(built: Path) -> None:
-    feed = feedparser.parse((built / "site" / "feed_rss_created.xml").read_bytes())
+    xml = (built / "site" / "feed_rss_created.xml").read_text("utf-8")
+    feed = feedparser.parse(xml.encode())
     assert feed.bozo == 0
     assert [(e.title, e.published_parsed[:3]) for e in feed.entries] == [
         ("Per-GPU gpt-oss-120b Server results in MLPerf® Inference v6.1", (2026, 10, 5))
     ]
     assert all("/review/" not in e.link for e in feed.entries)
+    # RSS 2.0: authors and the managing editor are e-mail addresses; the channel's image exists
+    assert re.findall(r"<author>(.*?)</author>", xml) == ["editors@example.org (Your Name)"]
+    assert re.findall(r"<managingEditor>(.*?)</managingEditor>", xml) == [
+        "editors@example.org (My GPU publication)"
+    ]
+    assert re.findall(r"<image>\s*<url>(.*?)</url>", xml) == [
+        "https://example.org/my-gpu-publication/assets/logo.png"
+    ]
+    assert (built / "site" / "assets" / "logo.png").read_bytes().startswith(b"\x89PNG")
+
+
+def test_a_new_publication_carries_its_own_name_not_the_projects(built: Path) -> None:
+    site = built / "site"
+    home = (site / "index.html").read_text("utf-8")
+    assert "<title>My GPU publication</title>" in home
+    assert '<meta property="og:title" content="My GPU publication">' in home
+    assert re.search(r'<h1 id="[^"]*">My GPU publication</h1>', home)
+    article = (site / "first-article.html").read_text("utf-8")
+    assert (
+        "are derived metrics computed by My GPU publication and are not official MLPerf® metrics." in article
+    )
+    # the reader's pages (the review view shows the rendered article, whose notes the renderer writes)
+    for page in site.rglob("*.html"):
+        if "review" not in page.relative_to(site).parts:
+            assert "GPU Insights" not in page.read_text("utf-8"), page
 
 
 def test_pages_carry_canonical_description_and_opengraph(built: Path) -> None:
@@ -136,7 +164,36 @@ def test_pages_carry_canonical_description_and_opengraph(built: Path) -> None:
     )
     assert '<meta property="og:type" content="article">' in page
     assert '<meta property="article:published_time" content="2026-10-05">' in page
+    assert '<meta property="article:author" content="Your Name">' in page
+    assert '<meta name="twitter:card" content="summary">' in page
+    assert (
+        '<meta property="og:image" content="https://example.org/my-gpu-publication/assets/logo.png">' in page
+    )
     assert 'class="footnote-ref"' in page and 'class="footnote-backref"' in page
+
+
+def test_every_generated_page_has_a_description_of_its_own(built: Path) -> None:
+    site = built / "site"
+
+    def description(name: str) -> str:
+        m = re.search(r'<meta name="description" content="([^"]*)">', (site / name).read_text("utf-8"))
+        assert m, name
+        return m.group(1)
+
+    assert description("index.html") == "Per-GPU readings of official MLPerf® Inference results"
+    assert description("rounds/v6.1.html") == (
+        "MLPerf® Inference v6.1: 17 results of 14 systems from 12 submitters in 2 benchmarks, and the articles citing them."
+    )
+    assert description("benchmarks/gpt-oss-120b.html") == (
+        "MLPerf® Inference gpt-oss-120b: the rounds with results, their scenarios and units, and the articles citing it."
+    )
+    assert description("data/v6.1.html") == (
+        "The MLPerf® Inference v6.1 results as loaded: rows per division, suite, benchmark and scenario, "
+        "and the names articles use."
+    )
+    assert description("review/index.html") == (
+        "The editor&#x27;s review view of the publication: not part of the published site."
+    )
 
 
 def test_no_page_has_an_empty_heading(built: Path) -> None:
@@ -306,6 +363,21 @@ def test_home_round_and_benchmark_pages_list_the_articles(built: Path) -> None:
     for page in ("rounds/v6.1.html", "rounds/v6.0.html", "benchmarks/gpt-oss-120b.html"):
         assert '<a href="../first-article.html">' in (site / page).read_text("utf-8"), page
     assert "No article cites this round yet." in (site / "rounds" / "v5.1.html").read_text("utf-8")
+
+
+def test_round_and_benchmark_pages_give_facts_from_the_data(built: Path) -> None:
+    site = built / "site"
+    rnd = (site / "rounds" / "v6.1.html").read_text("utf-8")
+    assert "<th>Division, suite</th>" in rnd and "<td>Closed Datacenter</td>" in rnd
+    assert '<a href="../data/v6.1.html">the page of v6.1 as loaded</a>' in rnd
+    assert (
+        'Its results may be compared with those of <a href="v6.0.html">v6.0</a>, <a href="v5.1.html">v5.1</a>'
+        in rnd
+    )
+    bench = (site / "benchmarks" / "gpt-oss-120b.html").read_text("utf-8")
+    assert '<td><a href="../rounds/v6.1.html">v6.1</a></td>' in bench
+    assert "<td>Tokens/s</td>" in bench
+    assert "Latency bounds of the inference rules: Server: TTFT 3,000 ms, TPOT 80 ms." in bench
 
 
 def test_an_article_needing_a_round_not_loaded_is_listed_without_broken_links(

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -249,13 +250,14 @@ def gains(lib: Library, figures: Sequence[Figure], *, title: str = "") -> Chart:
         f"{name(f.benchmark)} {f.scenario} on {f.new.row.gpus} and {f.old.row.gpus} GPUs" for f in figures
     )
     values = [float(f.value) for f in figures]
-    low, high = min(0.0, *values), max(0.0, *values)
+    ticks = _ticks(min(0.0, *values) * HEADROOM, max(0.0, *values) * HEADROOM)
     base = alt.Chart(pd.DataFrame(data)).encode(
         x=alt.X(
             "pct:Q",
             title="Change (%, derived)",
-            scale=alt.Scale(domain=[low * HEADROOM, high * HEADROOM], nice=False),
-            axis=alt.Axis(tickCount=4, labelExpr="datum.label + '%'", labelFlush=True),
+            # the axis ends on a tick, whose label the flush keeps inside the chart on a phone
+            scale=alt.Scale(domain=[ticks[0], ticks[-1]], nice=False),
+            axis=alt.Axis(values=ticks, labelExpr="datum.label + '%'", labelFlush=True),
         ),
         y=alt.Y(
             "row:N",
@@ -290,6 +292,19 @@ def gains(lib: Library, figures: Sequence[Figure], *, title: str = "") -> Chart:
     spec = _responsive(marks, title or f"Best per-GPU result: v{new} against v{old}", caption)
     spec["height"] = {"step": 2 * FONT["label"] + 12}  # room for the labels' two lines
     return Chart(spec, caption, tuple(figures))
+
+
+def _ticks(low: float, high: float, count: int = 4) -> list[float]:
+    """About *count* round tick values (steps of 1, 2, 2.5 or 5 × 10ⁿ) from *low* to *high* or beyond.
+
+    >>> _ticks(0, 258.8)
+    [0.0, 100.0, 200.0, 300.0]
+    """
+    raw = max(high - low, 1e-9) / count
+    power = 10 ** math.floor(math.log10(raw))
+    step = next(m * power for m in (1, 2, 2.5, 5, 10) if m * power >= raw)
+    first, last = math.floor(low / step), math.ceil(high / step)
+    return [float(i * step) for i in range(first, last + 1)]
 
 
 def counts_by_round(lib: Library, figures: Sequence[Figure], *, what: str, title: str = "") -> Chart:

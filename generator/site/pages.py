@@ -395,7 +395,7 @@ def review_index(rendered: list[Rendered], shown: set[str]) -> str:
 REVIEW_META = {
     "robots": "noindex",
     "search": {"exclude": True},
-    "description": "The editor's review view of the publication: not part of the published site.",
+    "description": attr("The editor's review view of the publication: not part of the published site."),
 }
 
 
@@ -449,9 +449,13 @@ def site_pages(
 def round_description(version: str, table: ResultsTable) -> str:
     submitters, systems, benchmarks, results = _counts(table.of_round(version))
     return (
-        f"MLPerf® Inference v{version}: {results:,} results of {systems:,} systems from {submitters:,} "
-        f"submitters in {benchmarks:,} benchmarks, and the articles citing them."
+        f"MLPerf® Inference v{version}: {_n(results, 'result')} of {_n(systems, 'system')} from "
+        f"{_n(submitters, 'submitter')} in {_n(benchmarks, 'benchmark')}, and the articles citing them."
     )
+
+
+def _n(n: int, noun: str) -> str:
+    return f"{n:,} {noun}{'' if n == 1 else 's'}"
 
 
 def _display(rendered: list[Rendered], manifest: Manifest) -> dict[str, str]:
