@@ -200,11 +200,7 @@ def test_charts_have_tooltips_descriptions_and_follow_the_dark_palette(
     text = tip.inner_text()
     for key in ("Entry", "Submitter", "System", "GPUs", "Per GPU"):
         assert key in text
-    bars = [
-        b
-        for b in (x.bounding_box() for x in svg.locator(".mark-rect path").all())
-        if b
-    ]
+    bars = [b for b in (x.bounding_box() for x in svg.locator(".mark-rect path").all()) if b]
     right = max(bars, key=lambda b: b["x"] + b["width"])  # the tooltip of the right-most bar end
     page.mouse.move(right["x"] + right["width"] - 2, right["y"] + right["height"] / 2, steps=8)
     page.wait_for_timeout(300)
