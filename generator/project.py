@@ -157,8 +157,8 @@ def markdown_under(folder: Path) -> list[Path]:
     found: list[Path] = []
     for d, dirs, files in os.walk(folder):
         dirs[:] = sorted(x for x in dirs if not x.startswith("."))
-        found += [Path(d) / f for f in sorted(files) if f.lower().endswith(".md") and not f.startswith(".")]
-    return found
+        found += [Path(d) / f for f in files if f.lower().endswith(".md") and not f.startswith(".")]
+    return sorted(found)
 
 
 _KINDS = (

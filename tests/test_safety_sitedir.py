@@ -6,6 +6,7 @@ from __future__ import annotations
 import errno
 import fcntl
 import os
+import re
 import subprocess
 import sys
 import time
@@ -15,7 +16,7 @@ import pytest
 from click.testing import CliRunner
 
 from generator.cli import main
-from generator.errors import BuildError
+from generator.errors import BuildError, GpuInsightsError
 from generator.project import Project
 from generator.site import build as build_mod
 from generator.site.build import build
@@ -291,3 +292,130 @@ def test_a_malformed_ledger_is_an_error_for_diff_and_baseline(
     res = CliRunner().invoke(main, ["build", "--results", "results", "--baseline", str(bad)])
     assert (res.exit_code, res.output.splitlines()[-1]) == (1, f"Error: {bad}/figures.json: {problem}")
     assert not (repo / "site").exists()
+
+
+def _set_site_dir(repo: Path, value: str) -> None:
+    yml = repo / "mkdocs.yml"
+    yml.write_text(re.sub(r"(?m)^site_dir: .*$", f"site_dir: {value}", yml.read_text("utf-8")), "utf-8")
+
+
+def _mkdocs_build(repo: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build"], cwd=repo, capture_output=True, text=True, timeout=600
+    )
+
+
+@pytest.mark.parametrize(
+    ("site", "why"),
+    [
+        ("data", "it is the project's data folder"),
+        (".git", "it is the project's git repository"),
+        ("templates/partials", "it is inside the project's templates folder ({repo}/templates)"),
+        (
+            "../userfiles",
+            f"it is not empty and was not written by gpu-insights (it has no {MARKER} file); choose a new "
+            "or empty folder, or empty this one yourself",
+        ),
+    ],
+)
+def test_mkdocs_build_with_the_plugin_refuses_every_site_folder_gpu_insights_build_refuses(
+    repo: Path, tmp_path: Path, site: str, why: str
+) -> None:
+    mine = tmp_path / "userfiles"
+    mine.mkdir()
+    (mine / "thesis.tex").write_text("years of work\n")
+    _set_site_dir(repo, site)
+    before, theirs = snapshot(repo), snapshot(mine)
+    res = _mkdocs_build(repo)
+    assert res.returncode == 1, res.stderr
+    target = (repo / site).resolve()
+    assert (
+        f"ERROR   -  gpu-insights: refusing to write the site into {target}: {why.format(repo=repo)}; "
+        "nothing was changed"
+    ) in res.stderr.splitlines()
+    assert snapshot(repo) == before and snapshot(mine) == theirs
+
+
+def test_mkdocs_build_marks_its_site_so_the_next_build_may_replace_it(repo: Path) -> None:
+    yml = repo / "mkdocs.yml"
+    yml.write_text(
+        yml.read_text("utf-8").replace("  - gpu-insights\n", "  - gpu-insights:\n      results: results\n"),
+        "utf-8",
+    )
+    for _ in range(2):
+        res = _mkdocs_build(repo)
+        assert res.returncode == 0, res.stderr
+        assert (repo / "site" / MARKER).is_file() and (repo / "site" / "tiny.html").is_file()
+
+
+def test_gpu_insights_build_writes_the_site_dir_of_mkdocs_yml_unless_site_dir_is_given(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _set_site_dir(repo, "public")
+    monkeypatch.chdir(repo)
+    res = CliRunner().invoke(main, ["build", "--results", "results"])
+    assert res.exit_code == 0, res.output
+    assert res.output.splitlines()[-1].startswith(f"site written to {repo}/public in ")
+    assert (repo / "public" / "tiny.html").is_file() and not (repo / "site").exists()
+    code, out = run_build(repo, "elsewhere", monkeypatch)
+    assert code == 0, out
+    assert (repo / "elsewhere" / "tiny.html").is_file() and not (repo / "site").exists()
+    _set_site_dir(repo, "data")
+    res = CliRunner().invoke(main, ["build", "--results", "results"])
+    assert (res.exit_code, res.output.splitlines()[-1]) == (
+        1,
+        f"Error: refusing to write the site into {repo}/data: it is the project's data folder; nothing was changed",
+    )
+
+
+def test_a_failed_build_leaves_no_lock_file_beside_the_site(repo: Path, tmp_path: Path) -> None:
+    (repo / "content" / "broken.md").write_text("---\ntitle: x\n---\n{{ nope }}\n")
+    with pytest.raises(GpuInsightsError):
+        build(project=Project(repo), results=repo / "results", site_dir=tmp_path / "out" / "site", log=quiet)
+    assert list((tmp_path / "out").iterdir()) == []
+
+
+def test_a_full_disk_error_names_the_file_that_could_not_be_written(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A failed copy's error names its source first (a theme file in the venv): the message names
+    the destination, the file that could not be written."""
+    project, site = Project(repo), repo / "site"
+
+    def full(*args: object, **kw: object) -> None:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), "/venv/material/logo.svg", None, str(site / "logo.svg"))
+
+    monkeypatch.setattr(build_mod, "run_mkdocs", full)
+    with pytest.raises(BuildError) as err:
+        build(project=project, results=repo / "results", site_dir=site, log=quiet)
+    assert err.value.message == (
+        f"could not write the site: No space left on device ({site}/logo.svg); {site} is unchanged"
+    )
+
+
+def test_an_undeletable_file_in_the_old_site_is_a_warning_and_later_builds_still_work(
+    repo: Path,
+) -> None:
+    project, site = Project(repo), repo / "site"
+    build(project=project, results=repo / "results", site_dir=site, log=quiet)
+    stuck = site / "stuck.txt"
+    stuck.write_text("x")
+    if subprocess.run(["chattr", "+i", str(stuck)], capture_output=True).returncode != 0:
+        pytest.skip("chattr +i is not available here (needs root on a file system with attributes)")
+    try:
+        for n in range(2):
+            logs: list[str] = []
+            (repo / "content" / "tiny.md").write_text(
+                (repo / "content" / "tiny.md").read_text() + f"\nEdit {n}.\n"
+            )
+            build(project=project, results=repo / "results", site_dir=site, log=logs.append)
+            left = [p for p in repo.iterdir() if ".tmp-" in p.name]
+            assert len(left) == 1
+            assert (
+                f"warning: could not remove {left[0]}: Operation not permitted ({left[0]}/stuck.txt); the site "
+                "is fine, remove that folder yourself (a file marked immutable needs `chattr -i FILE` first)"
+            ) in logs
+            assert f"Edit {n}." in (site / "sources" / "tiny.md").read_text()
+    finally:
+        for p in repo.glob(".gpu-insights-site.tmp-*/stuck.txt"):
+            subprocess.run(["chattr", "-i", str(p)], check=True)
