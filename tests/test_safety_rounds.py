@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import datetime as dt
 import http.server
+import re
+import socket
 import threading
 import time
 from collections.abc import Iterator
@@ -293,3 +295,275 @@ def test_downloads_an_endless_stream_hits_the_size_cap(
         fetch_round(manifest.round("6.0"), tmp_path, url=f"{hostile}/endless", max_bytes=2_000_000)
     assert err.value.message == f"{hostile}/endless: more than 2,000,000 bytes; stopped (size cap)"
     assert (tmp_path / "v6.0" / "summary_results.json.part").stat().st_size <= 2_000_000 + 65536
+
+
+# ---------------------------------------------------------------- add-round: versions, replace, fields
+
+
+def _add(project: Project, tmp_path: Path, version: str, source: Path, **kw: object) -> object:
+    return add_round(
+        load_manifest(project.data_dir),
+        version,
+        str(source),
+        published=kw.pop("published", dt.date(2026, 4, 1)),  # type: ignore[arg-type]
+        results_dir=kw.pop("results_dir", tmp_path / "results"),  # type: ignore[arg-type]
+        today=TODAY,
+        **kw,  # type: ignore[arg-type]
+    )
+
+
+@pytest.mark.parametrize("version", ["07.0", "7.00", "٧.٠", "7", "+7.0", "7.0.1"])
+def test_rounds_a_version_is_ascii_major_minor_without_leading_zeros(
+    tmp_path: Path, project: Project, shared_dir: Path, version: str
+) -> None:
+    before = everything(tmp_path)
+    with pytest.raises(ManifestError) as err:
+        _add(project, tmp_path, version, shared_dir / "v6.0" / "summary_results.json")
+    assert err.value.message == f"{version!r} is not a round version (expected MAJOR.MINOR, e.g. 7.0)"
+    assert everything(tmp_path) == before
+
+
+def test_rounds_replacing_a_round_keeps_every_field_not_given_and_every_other_byte(
+    tmp_path: Path, project: Project, shared_dir: Path
+) -> None:
+    rounds_toml = project.data_dir / "rounds.toml"
+    before = rounds_toml.read_text("utf-8")
+    old = load_manifest(project.data_dir).round("5.1")
+    added = _add(
+        project,
+        tmp_path,
+        "5.1",
+        shared_dir / "v5.1" / "summary_results.json",
+        published=old.published,
+        replace_existing=True,
+    )
+    new = load_manifest(project.data_dir).round("5.1")
+    assert added.replaced  # type: ignore[attr-defined]
+    assert (new.source, new.source_label, new.download_url, new.retrieved) == (
+        old.source,
+        old.source_label,
+        old.download_url,
+        old.retrieved,
+    )
+    assert new.compatible_with == old.compatible_with and new.waivers == old.waivers
+    # one line added (the pinned checksum), every other byte as it was: dates stay quoted text
+    after = rounds_toml.read_text("utf-8")
+    assert after.replace(f'sha256 = "{new.sha256}"\n', "") == before
+    assert after.index(f'sha256 = "{new.sha256}"\n') == after.index(
+        'file = "summary_results.json"\n', after.index('version = "5.1"')
+    ) + len('file = "summary_results.json"\n')
+
+
+def test_rounds_replacing_changes_only_the_lines_given(
+    tmp_path: Path, project: Project, shared_dir: Path
+) -> None:
+    rounds_toml = project.data_dir / "rounds.toml"
+    before = rounds_toml.read_text("utf-8").splitlines()
+    _add(
+        project,
+        tmp_path,
+        "6.0",
+        shared_dir / "v6.0" / "summary_results.json",
+        replace_existing=True,
+        citation="https://example.org/v6.0",
+        compatible_with=["5.1"],
+        retrieved=dt.date(2026, 11, 30),
+    )
+    after = rounds_toml.read_text("utf-8").splitlines()
+    assert len(after) == len(before) + 1 and after[after.index('version = "6.0"') + 7].startswith("sha256 = ")
+    after = [line for line in after if not line.startswith("sha256 = ")]
+    changed = [(a, b) for a, b in zip(before, after, strict=True) if a != b]
+    assert changed == [
+        ('retrieved = "2026-10-02"', 'retrieved = "2026-11-30"'),
+        (
+            'source = "https://github.com/mlcommons/inference_results_v6.0"',
+            'source = "https://example.org/v6.0"',
+        ),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("compat", "message"),
+    [
+        (
+            ["9.9"],
+            "--compatible-with 9.9: round 9.9 is not registered in {toml} (known rounds: 5.1, 6.0, 6.1)",
+        ),
+        (["7.0"], "--compatible-with 7.0: a round is not compared with itself"),
+    ],
+)
+def test_rounds_compatible_rounds_must_be_other_registered_rounds(
+    tmp_path: Path, project: Project, shared_dir: Path, compat: list[str], message: str
+) -> None:
+    before = everything(tmp_path)
+    with pytest.raises(ManifestError) as err:
+        _add(project, tmp_path, "7.0", shared_dir / "v6.0" / "summary_results.json", compatible_with=compat)
+    assert err.value.message == message.format(toml=project.data_dir / "rounds.toml")
+    assert everything(tmp_path) == before
+
+
+@pytest.mark.parametrize(
+    ("url", "why"),
+    [
+        ("https://localhost/x", "localhost is this computer"),
+        ("http://127.0.0.1/x", "127.0.0.1 is this computer"),
+        ("http://[::1]/x", "::1 is this computer"),
+        ("https://192.168.1.10/results", "192.168.1.10 is a private or reserved address"),
+        ("https://intranet/results", "intranet is a local network name"),
+        ("https://files.local/results", "files.local is a local network name"),
+    ],
+)
+def test_rounds_a_citation_must_be_a_public_host(
+    tmp_path: Path, project: Project, shared_dir: Path, url: str, why: str
+) -> None:
+    with pytest.raises(ManifestError) as err:
+        _add(project, tmp_path, "7.0", shared_dir / "v6.0" / "summary_results.json", citation=url)
+    assert err.value.message == f"--cite {url!r}: footnotes cite a public http(s) URL; {why}"
+
+
+def _v70_csv(tmp_path: Path, shared_dir: Path) -> Path:
+    src = tmp_path / "v70.csv"
+    src.write_bytes((shared_dir / "v6.1" / "summary.csv").read_bytes().replace(b"v6.1", b"v7.0"))
+    return src
+
+
+def test_rounds_an_unwritable_results_folder_is_an_error_and_leaves_no_folder(
+    tmp_path: Path, project: Project, shared_dir: Path
+) -> None:
+    src = _v70_csv(tmp_path, shared_dir)
+    manifest_before = (project.data_dir / "rounds.toml").read_bytes()
+    res = CliRunner().invoke(
+        main,
+        [
+            "-f",
+            str(project.mkdocs_yml),
+            "add-round",
+            "7.0",
+            str(src),
+            "--published",
+            "2026-11-01",
+            "--results",
+            "/proc/x",
+        ],
+    )
+    assert (res.exit_code, res.output) == (
+        1,
+        "Error: cannot store round files: No such file or directory (/proc/x); nothing was changed\n",
+    )
+    blocker = tmp_path / "blocker"
+    blocker.write_text("a file where the results folder should be")
+    with pytest.raises(ManifestError) as err:
+        _add(project, tmp_path, "7.0", src, published=dt.date(2026, 11, 1), results_dir=blocker / "results")
+    assert err.value.message == (
+        f"cannot store round files: Not a directory ({blocker}/results/v7.0); nothing was changed"
+    )
+    assert (project.data_dir / "rounds.toml").read_bytes() == manifest_before
+
+
+def test_rounds_a_missing_data_folder_is_refused_before_anything_is_stored(
+    tmp_path: Path, project: Project, shared_dir: Path
+) -> None:
+    src = _v70_csv(tmp_path, shared_dir)
+    res = CliRunner().invoke(
+        main,
+        [
+            "add-round",
+            "7.0",
+            str(src),
+            "--published",
+            "2026-11-01",
+            "--results",
+            str(tmp_path / "results"),
+            "--data-dir",
+            str(tmp_path / "missing"),
+        ],
+    )
+    assert res.exit_code == 2
+    assert res.output.splitlines()[-1] == (
+        f"Error: Invalid value for '--data-dir': Directory '{tmp_path}/missing' does not exist."
+    )
+    import dataclasses
+
+    manifest = dataclasses.replace(load_manifest(project.data_dir), data_dir=tmp_path / "missing")
+    with pytest.raises(ManifestError) as err:
+        add_round(
+            manifest,
+            "7.0",
+            str(src),
+            published=dt.date(2026, 11, 1),
+            results_dir=tmp_path / "results",
+            today=TODAY,
+        )
+    assert (
+        err.value.message == f"{tmp_path}/missing: no such folder (the data folder rounds.toml is written in)"
+    )
+    assert not (tmp_path / "results").exists()
+
+
+def test_rounds_a_bad_file_is_reported_under_the_name_given_not_a_temporary_copy(
+    tmp_path: Path, project: Project
+) -> None:
+    bad = tmp_path / "export.json"
+    bad.write_text("[1]")
+    with pytest.raises(DataError) as err:
+        _add(project, tmp_path, "7.0", bad)
+    assert err.value.message == f"{bad}: index 0: expected a JSON object, got int"
+
+
+# ---------------------------------------------------------------- downloads: deadline, TLS
+
+
+def _slow_headers_server(stop: threading.Event) -> tuple[str, socket.socket]:
+    """Sends 'HTTP/1.1 200 OK\\r\\nX-Slow: ' and then one byte every half second, forever."""
+    srv = socket.socket()
+    srv.bind(("127.0.0.1", 0))
+    srv.listen()
+
+    def serve() -> None:
+        while not stop.is_set():
+            try:
+                conn, _ = srv.accept()
+            except OSError:
+                return
+            try:
+                conn.recv(65536)
+                conn.sendall(b"HTTP/1.1 200 OK\r\nX-Slow: ")
+                while not stop.wait(0.5):
+                    conn.sendall(b"a")
+            except OSError:
+                pass
+            finally:
+                conn.close()
+
+    threading.Thread(target=serve, daemon=True).start()
+    return f"http://127.0.0.1:{srv.getsockname()[1]}/x", srv
+
+
+def test_downloads_the_time_limit_covers_headers_sent_a_byte_at_a_time(
+    tmp_path: Path, manifest: Manifest
+) -> None:
+    stop = threading.Event()
+    url, srv = _slow_headers_server(stop)
+    try:
+        t0 = time.monotonic()
+        with pytest.raises(FetchError) as err:
+            fetch_round(manifest.round("6.1"), tmp_path, url=url, timeout=2)
+        assert time.monotonic() - t0 < 8
+    finally:
+        stop.set()
+        srv.close()
+    assert (
+        err.value.message
+        == f"{url}: the download took longer than 2 s; stopped (run the command again to resume)"
+    )
+
+
+def test_downloads_a_tls_failure_says_tls(tmp_path: Path, manifest: Manifest, hostile: str) -> None:
+    url = hostile.replace("http://", "https://") + "/good"  # a plain-HTTP server: the handshake fails
+    with pytest.raises(FetchError) as err:
+        fetch_round(manifest.round("6.0"), tmp_path, url=url)
+    assert re.fullmatch(
+        rf"{re.escape(url)}: TLS error with 127\.0\.0\.1 \([A-Z_]+\); {re.escape(str(tmp_path))}/v6\.0/"
+        r"summary_results\.json\.part keeps 0 bytes, run the command again to resume",
+        err.value.message,
+    ), err.value.message

@@ -383,7 +383,9 @@ def test_a_full_disk_error_names_the_file_that_could_not_be_written(
     project, site = Project(repo), repo / "site"
 
     def full(*args: object, **kw: object) -> None:
-        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), "/venv/material/logo.svg", None, str(site / "logo.svg"))
+        raise OSError(
+            errno.ENOSPC, os.strerror(errno.ENOSPC), "/venv/material/logo.svg", None, str(site / "logo.svg")
+        )
 
     monkeypatch.setattr(build_mod, "run_mkdocs", full)
     with pytest.raises(BuildError) as err:

@@ -84,10 +84,15 @@ def test_sources_reading_an_article_never_blocks_on_a_pipe_or_reads_past_the_lim
     assert err.value.message == f"{fifo}:1: not a regular file (a named pipe); an article is a Markdown file"
     with pytest.raises(TemplateError) as err:
         load_article(Path("/dev/zero"))
-    assert err.value.message == "/dev/zero:1: not a regular file (a character device); an article is a Markdown file"
+    assert (
+        err.value.message
+        == "/dev/zero:1: not a regular file (a character device); an article is a Markdown file"
+    )
 
 
-def test_sources_check_refuses_a_device_as_a_usage_error(project: Project, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_sources_check_refuses_a_device_as_a_usage_error(
+    project: Project, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.chdir(project.root)
     res = CliRunner().invoke(main, ["check", "/dev/zero"])
     assert res.exit_code == 2
@@ -103,10 +108,15 @@ def test_sources_check_of_a_folder_refuses_a_pipe_inside_it(project: Project, tm
     os.mkfifo(folder / "b.md")
     with pytest.raises(BuildError) as err:
         article_paths(project, [folder])
-    assert err.value.message == f"{folder}/b.md: not a regular file (a named pipe); an article is a Markdown file"
+    assert (
+        err.value.message
+        == f"{folder}/b.md: not a regular file (a named pipe); an article is a Markdown file"
+    )
 
 
-def test_sources_an_article_in_a_sub_folder_is_not_silently_left_out(project: Project, tmp_path: Path) -> None:
+def test_sources_an_article_in_a_sub_folder_is_not_silently_left_out(
+    project: Project, tmp_path: Path
+) -> None:
     (project.content_dir / "sub").mkdir()
     (project.content_dir / "sub" / "x.md").write_text("---\ntitle: X\n---\nText.\n")
     (project.content_dir / ".drafts").mkdir()  # hidden folders are the author's own

@@ -385,7 +385,12 @@ def load_rules(path: Path) -> BenchmarkRules:
                     raise ManifestError(f"{path}: units: {unit!r}: {key} must be a number") from None
     scenarios = tuple(data.get("scenarios", {}).get("canonical", []))
     return BenchmarkRules(
-        benches, units, scenarios, bounds.get("max", {}), bounds.get("min", {}), bounds.get("max_per_accelerator", {})
+        benches,
+        units,
+        scenarios,
+        bounds.get("max", {}),
+        bounds.get("min", {}),
+        bounds.get("max_per_accelerator", {}),
     )
 
 

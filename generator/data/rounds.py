@@ -113,7 +113,9 @@ def _not_public(host: str) -> str:
     return ""
 
 
-def _compatible(manifest: Manifest, version: str, given: list[str] | None, rounds_toml: Path) -> tuple[str, ...]:
+def _compatible(
+    manifest: Manifest, version: str, given: list[str] | None, rounds_toml: Path
+) -> tuple[str, ...]:
     """The rounds given with --compatible-with: each registered, none the round itself."""
     out = []
     for c in given or []:
@@ -186,7 +188,9 @@ def add_round(
             "(one with mkdocs.yml; `gpu-insights init DIR` makes one) or pass --data-dir"
         )
     if not manifest.data_dir.is_dir():
-        raise ManifestError(f"{manifest.data_dir}: no such folder (the data folder rounds.toml is written in)")
+        raise ManifestError(
+            f"{manifest.data_dir}: no such folder (the data folder rounds.toml is written in)"
+        )
     if v in manifest.rounds and not replace_existing:
         raise ManifestError(f"{rounds_toml}: round {v} is already registered; pass --replace to update it")
     old = manifest.rounds.get(v)
@@ -219,7 +223,9 @@ def add_round(
     return Added(rnd, target, replace(report, path=target), v in manifest.rounds)
 
 
-def _validated(staged: Path, source: str, manifest: Manifest, version: str) -> tuple[pd.DataFrame, LoadReport]:
+def _validated(
+    staged: Path, source: str, manifest: Manifest, version: str
+) -> tuple[pd.DataFrame, LoadReport]:
     """The rows of the staged copy as round *version*; a DataError names *source*, not the copy."""
     try:
         return read_results(staged, manifest, version=version)
@@ -249,11 +255,12 @@ def _commit(staged: Path, target: Path, rounds_toml: Path, manifest_text: str) -
         mtmp.write_text(manifest_text, encoding="utf-8")
         os.replace(mtmp, rounds_toml)
     except OSError as exc:
-        tmp.unlink(missing_ok=True)
-        if backup is not None and backup.exists():
-            os.replace(backup, target)
-        elif stored:
-            target.unlink(missing_ok=True)
+        with contextlib.suppress(OSError):
+            tmp.unlink(missing_ok=True)
+            if backup is not None and backup.exists():
+                os.replace(backup, target)
+            elif stored:
+                target.unlink(missing_ok=True)
         for d in made:  # innermost first
             with contextlib.suppress(OSError):
                 d.rmdir()
