@@ -10,10 +10,10 @@ import pytest
 from click.testing import CliRunner
 
 from generator.cli import main
-from generator.data.manifest import Manifest
+from generator.data.manifest import Manifest, load_manifest
 from generator.data.results import read_results
 from generator.data.table import ResultsTable
-from generator.errors import DataError
+from generator.errors import DataError, ManifestError
 
 from .conftest import tiny_row, write_results
 
@@ -136,3 +136,37 @@ def test_plausible_data_control_characters_in_text_fields_are_removed(
     row = tiny_row("6.1-0001", "gpt-oss-120b", "Server", 1000.0, System="8x B300\x00\x1b[31m\nbox")
     table = ResultsTable.from_dir(write_results(tmp_path / "r", [row]), manifest)
     assert table.df["system"].tolist() == ["8x B300[31m box"]
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "problem"),
+    [
+        ("rounds.toml", "round = 5\n", "round: expected tables ([[round]]), got int 5"),
+        ("rounds.toml", "[[round]]\nwaiver = [1]\n", "round #1: waiver #1: expected a table, got int 1"),
+        (
+            "rounds.toml",
+            '[[round]]\ncompatible_with = "6.1"\n',
+            "round #1: compatible_with: expected a list of text [\"...\"], got str '6.1'",
+        ),
+        (
+            "accelerators.toml",
+            '[[family]]\nname = "X"\npatterns = "B200"\n',
+            "family 'X': patterns: expected a list of text [\"...\"], got str 'B200'",
+        ),
+        ("benchmarks.toml", "bench = 1\n", "bench: expected tables ([bench.NAME]), got int 1"),
+        (
+            "benchmarks.toml",
+            "[scenarios]\ncanonical = 5\n",
+            'scenarios: canonical: expected a list of text ["..."], got int 5',
+        ),
+        ("submitters.toml", "[submitter]\nx = 1\n", "submitter.x: expected a table, got int 1"),
+        ("rounds.toml", "a = " + "[" * 5000, "invalid TOML: arrays or tables nested too deeply"),
+    ],
+)
+def test_data_files_of_the_wrong_shape_are_errors_naming_file_and_key(
+    tmp_path: Path, name: str, text: str, problem: str
+) -> None:
+    (tmp_path / name).write_text(text, "utf-8")
+    with pytest.raises(ManifestError) as err:
+        load_manifest(tmp_path)
+    assert err.value.message == f"{tmp_path / name}: {problem}"

@@ -212,7 +212,9 @@ def load_submitters(path: Path) -> Submitters:
     if not path.exists():
         return Submitters({})
     entries: dict[str, Submitter] = {}
-    for name, item in read_toml(path).get("submitter", {}).items():
+    data = read_toml(path)
+    _check_shape(path, data, "submitters")
+    for name, item in data.get("submitter", {}).items():
         kind = str(item.get("kind", ""))
         members = tuple(str(m) for m in item.get("members", []))
         if kind and kind not in SUBMITTER_KINDS:
@@ -282,6 +284,60 @@ def read_toml(path: Path) -> dict[str, Any]:
         raise ManifestError(f"{path}: cannot read it: {exc.strerror or exc}") from None
 
 
+def _expect(path: Path, where: str, value: Any, kind: type | tuple[type, ...], what: str) -> Any:
+    if isinstance(value, bool) or not isinstance(value, kind):
+        raise ManifestError(f"{path}: {where}: expected {what}, got {type(value).__name__} {value!r:.60}")
+    return value
+
+
+def _tables(path: Path, where: str, value: Any) -> list[dict[str, Any]]:
+    """An array of tables (``[[round]]``), each checked to be a table."""
+    items = _expect(path, where, value, list, f"tables ([[{where}]])")
+    for i, item in enumerate(items, start=1):
+        _expect(path, f"{where} #{i}", item, dict, "a table")
+    return list(items)
+
+
+def _named(path: Path, where: str, value: Any) -> dict[str, dict[str, Any]]:
+    """A table of tables (``[bench.NAME]``), each checked to be a table."""
+    items = _expect(path, where, value, dict, f"tables ([{where}.NAME])")
+    for name, item in items.items():
+        _expect(path, f"{where}.{name}", item, dict, "a table")
+    return dict(items)
+
+
+def _texts(path: Path, where: str, value: Any) -> None:
+    """A list of text values (``["a", "b"]``)."""
+    for v in _expect(path, where, value, list, 'a list of text ["..."]'):
+        _expect(path, where, v, str, 'a list of text ["..."]')
+
+
+def _check_shape(path: Path, data: dict[str, Any], kind: str) -> None:
+    """Refuse a data file whose tables and lists are not the shape its loader reads, naming the
+    file and the key (instead of a TypeError deep in the loader)."""
+    if kind == "rounds":
+        for i, item in enumerate(_tables(path, "round", data.get("round", [])), start=1):
+            for w in _tables(path, f"round #{i}: waiver", item.get("waiver", [])):
+                for key in ("entry", "field"):
+                    _expect(path, f"round #{i}: waiver: {key}", w.get(key), str, "text")
+            _texts(path, f"round #{i}: compatible_with", item.get("compatible_with", []))
+    elif kind == "families":
+        for i, item in enumerate(_tables(path, "family", data.get("family", [])), start=1):
+            _expect(path, f"family #{i}: name", item.get("name"), str, "text")
+            _texts(path, f"family {item['name']!r}: patterns", item.get("patterns"))
+        _texts(path, "cpu_only", data.get("cpu_only", []))
+    elif kind == "rules":
+        for key, item in _named(path, "bench", data.get("bench", {})).items():
+            _texts(path, f"bench.{key}: aliases", item.get("aliases", []))
+            _named(path, f"bench.{key}.latency", item.get("latency", {}))
+        _expect(path, "units", data.get("units", {}), dict, "a table ([units])")
+        scenarios = _expect(path, "scenarios", data.get("scenarios", {}), dict, "a table ([scenarios])")
+        _texts(path, "scenarios: canonical", scenarios.get("canonical", []))
+    elif kind == "submitters":
+        for name, item in _named(path, "submitter", data.get("submitter", {})).items():
+            _texts(path, f"submitter {name!r}: members", item.get("members", []))
+
+
 def load_prices(path: Path) -> tuple[dict[str, float], dict[str, float]]:
     """``data/prices.toml``: ``[price]`` and ``[assumption]`` tables of numbers (absent: none).
 
@@ -314,6 +370,7 @@ def _date(path: Path, where: str, value: Any) -> dt.date:
 
 def load_rounds(path: Path) -> dict[str, Round]:
     data = read_toml(path)
+    _check_shape(path, data, "rounds")
     rounds: dict[str, Round] = {}
     for i, item in enumerate(data.get("round", []), start=1):
         where = f"round #{i}"
@@ -348,6 +405,7 @@ def load_rounds(path: Path) -> dict[str, Round]:
 
 def load_families(path: Path) -> FamilyMap:
     data = read_toml(path)
+    _check_shape(path, data, "families")
     families = []
     for item in data.get("family", []):
         try:
@@ -360,6 +418,7 @@ def load_families(path: Path) -> FamilyMap:
 
 def load_rules(path: Path) -> BenchmarkRules:
     data = read_toml(path)
+    _check_shape(path, data, "rules")
     benches = {}
     for key, item in data.get("bench", {}).items():
         benches[key] = BenchmarkRule(
