@@ -161,6 +161,12 @@ def test_plausible_data_control_characters_in_text_fields_are_removed(
         ),
         ("submitters.toml", "[submitter]\nx = 1\n", "submitter.x: expected a table, got int 1"),
         ("rounds.toml", "a = " + "[" * 5000, "invalid TOML: arrays or tables nested too deeply"),
+        (
+            "rounds.toml",
+            '[[round]]\nversion = "../../x"\npublished = 2026-01-01\nretrieved = 2026-01-02\nsource = "s"\n'
+            'download_url = ""\nfile = "summary.csv"\n',
+            "round #1: version '../../x' is not MAJOR.MINOR (e.g. 6.1)",
+        ),
     ],
 )
 def test_data_files_of_the_wrong_shape_are_errors_naming_file_and_key(

@@ -567,3 +567,44 @@ def test_downloads_a_tls_failure_says_tls(tmp_path: Path, manifest: Manifest, ho
         r"summary_results\.json\.part keeps 0 bytes, run the command again to resume",
         err.value.message,
     ), err.value.message
+
+
+@pytest.mark.parametrize(
+    ("url", "message"),
+    [
+        ("http://[::1", "{u}: not a valid URL (Invalid IPv6 URL)"),
+        ("http://127.0.0.1:99999/x", "{u}: not a valid URL (Port out of range 0-65535)"),
+    ],
+)
+def test_downloads_a_malformed_url_is_a_clean_error(
+    tmp_path: Path, manifest: Manifest, url: str, message: str
+) -> None:
+    with pytest.raises(FetchError) as err:
+        fetch_round(manifest.round("6.0"), tmp_path, url=url)
+    assert err.value.message == message.format(u=url)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_downloads_a_results_folder_that_cannot_be_written_is_a_clean_error(
+    tmp_path: Path, manifest: Manifest, hostile: str
+) -> None:
+    blocker = tmp_path / "blocker"
+    blocker.write_text("a file where the results folder should be")
+    with pytest.raises(FetchError) as err:
+        fetch_round(manifest.round("6.0"), blocker, url=f"{hostile}/good")
+    assert err.value.message == (
+        f"{hostile}/good: cannot store the download: Not a directory ({blocker}/v6.0)"
+    )
+
+
+@pytest.mark.parametrize("sidecar", [b"\xff\xfe", b"", b"not-a-checksum  summary_results.json\n"])
+def test_downloads_a_damaged_checksum_file_beside_the_download_is_ignored(
+    tmp_path: Path, manifest: Manifest, hostile: str, sidecar: bytes
+) -> None:
+    stored = tmp_path / "v6.0" / "summary_results.json"
+    stored.parent.mkdir(parents=True)
+    stored.write_text("[]")
+    (stored.parent / "summary_results.json.sha256").write_bytes(sidecar)
+    (stored.parent / "summary_results.json.part.url").write_bytes(b"\xff")
+    res, report = fetch_validated(manifest, "6.0", tmp_path, url=f"{hostile}/good")
+    assert res.status == "downloaded" and report.rows == 520

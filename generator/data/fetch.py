@@ -60,7 +60,12 @@ def sha256_of(path: Path) -> str:
 
 def check_url(url: str, *, allow_file: bool = False) -> str:
     """The URL's scheme, or a :class:`FetchError` for schemes gpu-insights does not fetch."""
-    scheme = urllib.parse.urlsplit(url).scheme.lower()
+    try:
+        parts = urllib.parse.urlsplit(url)
+        _ = parts.port  # a port out of range or not a number
+    except ValueError as exc:
+        raise FetchError(f"{url}: not a valid URL ({exc})") from None
+    scheme = parts.scheme.lower()
     if scheme in ("http", "https"):
         return scheme
     if scheme == "file" and allow_file:
@@ -81,6 +86,8 @@ def _describe(exc: BaseException, url: str) -> str:
         return f"TLS error with {host}: certificate verify failed ({reason.verify_message})"
     if isinstance(reason, ssl.SSLError):
         return f"TLS error with {host} ({reason.reason or reason})"
+    if isinstance(reason, ValueError):  # http.client.InvalidURL
+        return f"not a valid URL ({reason})"
     if isinstance(reason, TimeoutError | socket.timeout):
         return f"no data from {host} for {READ_TIMEOUT:g} s"
     return f"download interrupted ({reason})"
@@ -194,7 +201,7 @@ class Download:
 
     def run(self) -> str:
         marker = self.part.with_name(self.part.name + ".url")
-        same = marker.is_file() and marker.read_text("utf-8") == self.url
+        same = marker.is_file() and marker.read_bytes() == self.url.encode()
         offset = self.part.stat().st_size if self.part.exists() and same else 0
         marker.write_text(self.url, "utf-8")
         req = urllib.request.Request(self.url, headers={"User-Agent": "gpu-insights"})
@@ -216,6 +223,8 @@ class Download:
             if exc.code == 416 and offset:  # the .part already holds the whole file
                 return "resumed"
             raise FetchError(f"{self.url}: HTTP {exc.code} {exc.reason}") from None
+        except ValueError as exc:  # http.client.InvalidURL, unknown url type
+            raise FetchError(f"{self.url}: not a valid URL ({exc})") from None
         except (urllib.error.URLError, OSError, http.client.HTTPException) as exc:
             if watch.fired:
                 raise self._too_long() from None
@@ -278,12 +287,31 @@ def fetch_round(
     src = url or rnd.download_url
     check_url(src, allow_file=allow_file)
     target = Path(dest_dir) / rnd.label / Path(rnd.file).name
+    try:
+        return _fetch_into(rnd, src, target, timeout, validate, max_bytes)
+    except OSError as exc:  # the results folder: not writable, full, a file in the way
+        where = exc.filename or target.parent
+        raise FetchError(f"{src}: cannot store the download: {exc.strerror or exc} ({where})") from None
+
+
+def recorded_sha256(sidecar: Path) -> str | None:
+    """The SHA-256 a ``.sha256`` file beside a download records; None when absent or not one."""
+    try:
+        words = sidecar.read_bytes()[:200].split()
+    except OSError:
+        return None
+    digest = words[0].decode("ascii", "replace").lower() if words else ""
+    return digest if len(digest) == 64 and all(c in "0123456789abcdef" for c in digest) else None
+
+
+def _fetch_into(
+    rnd: Round, src: str, target: Path, timeout: float, validate: Validate | None, max_bytes: int
+) -> FetchResult:
     sidecar = target.with_name(target.name + ".sha256")
     part = target.with_name(target.name + ".part")
     target.parent.mkdir(parents=True, exist_ok=True)
-    if target.exists():
-        expected = rnd.sha256 or (sidecar.read_text().split()[0] if sidecar.exists() else None)
-        ok, digest = _stored_ok(target, expected, validate)
+    if target.is_file():
+        ok, digest = _stored_ok(target, rnd.sha256 or recorded_sha256(sidecar), validate)
         if ok:
             sidecar.write_text(f"{digest}  {target.name}\n")
             return FetchResult(target, digest, "up to date", 0)
@@ -297,7 +325,8 @@ def fetch_round(
             f"{src}: checksum mismatch: got sha256 {digest}, data/rounds.toml pins "
             f"{rnd.sha256} for round v{rnd.version}; the download was kept as {bad}"
         )
-    kind = sniff(part.read_bytes()[:512])
+    with part.open("rb") as fh:
+        kind = sniff(fh.read(512))
     if kind in ("empty", "html"):
         part.replace(bad)
         what = "an empty body" if kind == "empty" else "an HTML page"

@@ -382,6 +382,8 @@ def load_rounds(path: Path) -> dict[str, Round]:
         if missing:
             raise ManifestError(f"{path}: {where}: missing field(s): {', '.join(missing)}")
         version = normalize_version(str(item["version"]))
+        if not re.fullmatch(r"[0-9]+\.[0-9]+", version, re.ASCII):  # it names folders: v<version>/
+            raise ManifestError(f"{path}: {where}: version {item['version']!r} is not MAJOR.MINOR (e.g. 6.1)")
         where = f"round {version}"
         if version in rounds:
             raise ManifestError(f"{path}: {where}: listed twice")
