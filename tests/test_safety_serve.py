@@ -104,3 +104,15 @@ def test_serve_pages_reload_after_a_good_rebuild(served: tuple[Project, str, lis
     art.write_text(art.read_text("utf-8").replace("# Tiny golden article", "# Tiny golden article, edited"))
     _wait_for(lambda: _get(url + RELOAD_PATH.lstrip("/")) == "2")
     assert "Tiny golden article, edited" in _get(url + "tiny.html")
+
+
+def test_serve_refuses_a_site_folder_of_the_users_own_files_before_serving_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    project = tiny_project(tmp_path)
+    monkeypatch.chdir(project.root)
+    res = CliRunner().invoke(main, ["serve", "--port", "0", "--site-dir", "data"])
+    assert (res.exit_code, res.output) == (
+        1,
+        "Error: refusing to write the site into data: it is the project's data folder; nothing was changed\n",
+    )
