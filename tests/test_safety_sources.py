@@ -5,6 +5,8 @@ ending in '.MD'. Each is a clean error naming the file; nothing hangs, nothing i
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -135,4 +137,29 @@ def test_sources_an_article_ending_in_upper_case_md_is_not_silently_left_out(
     odd.write_text("---\ntitle: X\n---\nText.\n")
     assert build_error(project, tmp_path) == (
         f"{odd}: article files end in '.md' (lower case); rename it to news.md"
+    )
+
+
+def test_sources_a_huge_file_in_content_is_never_read_whole_even_to_hash_the_inputs(
+    project: Project, tmp_path: Path
+) -> None:
+    """The build hashes its inputs before it looks at the articles: a 3 GiB (sparse) file is
+    hashed by its size and date, and then refused, without the memory to hold it."""
+    huge = project.content_dir / "huge.md"
+    with huge.open("wb") as fh:
+        fh.truncate(3 << 30)
+    cli = str(Path(sys.executable).parent / "gpu-insights")
+    code = (
+        "import resource, subprocess, sys\n"
+        f"r = subprocess.run([{cli!r}, 'build', '--site-dir', {str(tmp_path / 'site')!r}], capture_output=True, text=True)\n"
+        "print(r.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024)\n"
+        "print(r.stderr.strip().splitlines()[-1])\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=project.root, capture_output=True, text=True, timeout=300
+    )
+    status, rss_mb = out.stdout.splitlines()[0].split()
+    assert status == "1" and int(rss_mb) < 1024, out.stdout
+    assert out.stdout.splitlines()[1] == (
+        f"Error: {huge}: 3,221,225,472 bytes, over the 5,000,000-byte limit of an article"
     )

@@ -22,7 +22,7 @@ from typing import Any
 from generator import __version__
 from generator.article.render import Rendered, Renderer
 from generator.data.table import ResultsTable
-from generator.site.digest import hash_tree
+from generator.site.reuse import hash_file, hash_inputs
 from generator.site.signing import read_signed, write_signed
 
 CODE_DIR = Path(__file__).resolve().parents[1]
@@ -42,8 +42,7 @@ def files_digest(paths: list[Path]) -> str:
     h = hashlib.sha256()
     for p in sorted(paths):
         if p.is_file():
-            h.update(p.name.encode())
-            h.update(p.read_bytes())
+            hash_file(h, p, p.name)
     return h.hexdigest()
 
 
@@ -118,7 +117,7 @@ def results_digest(results_dir: Path, data_dir: Path) -> str:
     (names and contents), the project's data files and the generator's code."""
     h = hashlib.sha256(code_version().encode())
     h.update(files_digest(list(data_dir.glob("*.toml"))).encode())
-    hash_tree(h, results_dir, "results")
+    hash_inputs(h, results_dir, "results")
     return h.hexdigest()
 
 

@@ -48,13 +48,49 @@ def inputs_digest(project: Project, results: Path | None, *, strict: bool) -> st
         except metadata.PackageNotFoundError:
             h.update(f"{dist}=none".encode())
     hash_tree(h, PACKAGE_DIR, "package")
-    hash_tree(h, project.mkdocs_yml, "mkdocs.yml")
+    hash_inputs(h, project.mkdocs_yml, "mkdocs.yml")
     for d in (project.content_dir, project.data_dir, project.templates_dir):
         if d.exists():
-            hash_tree(h, d, d.name)
+            hash_inputs(h, d, d.name)
     if results is not None and results.exists():
-        hash_tree(h, results, "results")
+        hash_inputs(h, results, "results")
     return h.hexdigest()
+
+
+#: a file larger than this is hashed by its size and modification time, not read
+MAX_HASHED_BYTES = 1 << 30
+
+
+def hash_file(h: Any, path: Path, name: str) -> None:
+    """Feed *h* the name and bytes of a regular file (a link followed); anything else (a pipe, a
+    device, a file too large to read, a link to nothing) only by what it is, never read."""
+    try:
+        st = path.stat()
+        if stat.S_ISREG(st.st_mode) and st.st_size <= MAX_HASHED_BYTES:
+            with open(os.open(path, os.O_RDONLY | os.O_NONBLOCK), "rb") as fh:
+                h.update(f"{name}\0{st.st_size}\0".encode())
+                for chunk in iter(lambda: fh.read(1 << 20), b""):
+                    h.update(chunk)
+                return
+        h.update(f"{name}\0{stat.S_IFMT(st.st_mode)}\0{st.st_size}\0{st.st_mtime_ns}\0".encode())
+    except OSError as exc:
+        h.update(f"{name}\0unreadable {exc.errno}\0".encode())
+
+
+def hash_inputs(h: Any, root: Path, label: str) -> None:
+    """Feed *h* every file under *root* (or *root* itself) with :func:`hash_file`, in a fixed
+    order; links to folders are hashed by their target's name, not followed."""
+    if not root.is_dir():
+        hash_file(h, root, label)
+        return
+    for folder, dirs, files in os.walk(root):
+        dirs.sort()
+        here = Path(folder)
+        for name in sorted(files):
+            hash_file(h, here / name, f"{label}/{(here / name).relative_to(root)}")
+        for name in dirs:
+            if (here / name).is_symlink():
+                h.update(f"{label}/{(here / name).relative_to(root)}\0-> {os.readlink(here / name)}\0".encode())
 
 
 def bundle_dir(cache_dir: Path) -> Path:
