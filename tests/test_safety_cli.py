@@ -14,7 +14,7 @@ from click.testing import CliRunner, Result
 from generator.cli import main
 from generator.data.manifest import load_manifest, load_prices
 from generator.errors import ManifestError
-from generator.project import Project
+from generator.project import DEFAULTS_DIR, Project
 
 from .test_build import tiny_project
 from .test_diff import fig, site
@@ -185,8 +185,6 @@ def test_data_prices_are_validated_with_the_file_and_key_named(
 
 
 def test_data_prices_load_as_numbers() -> None:
-    from generator.project import DEFAULTS_DIR
-
     prices, assumptions = load_prices(DEFAULTS_DIR / "prices.toml")
     assert prices["b300_hour"] == 5.0 and assumptions["utilization"] == 0.5
 

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import json
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
 from generator.cli import main
-from generator.data.manifest import Manifest, load_manifest
+from generator.data.manifest import Manifest, Waiver, load_manifest
 from generator.data.results import read_results
 from generator.data.table import ResultsTable
 from generator.errors import DataError, ManifestError
@@ -40,10 +41,6 @@ def test_plausible_data_total_accelerators_must_agree_with_a_per_node_times_node
 def test_plausible_data_a_waiver_accepts_a_documented_disagreement(
     tmp_path: Path, manifest: Manifest
 ) -> None:
-    from dataclasses import replace
-
-    from generator.data.manifest import Waiver
-
     row = tiny_row("6.1-0003", "gpt-oss-120b", "Server", 113241.0, **{"Total Accelerators": 1})
     path = write_results(tmp_path / "r", [row]) / "v6.1" / "summary_results.json"
     waiver = Waiver("6.1-0003", "Total Accelerators", "the test's documented disagreement")

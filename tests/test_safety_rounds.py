@@ -4,7 +4,9 @@ says what failed."""
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
+import hashlib
 import http.server
 import re
 import socket
@@ -246,8 +248,6 @@ def test_downloads_a_stored_file_that_no_longer_validates_is_replaced_by_a_good_
     stored = tmp_path / "v6.0" / "summary_results.json"
     stored.parent.mkdir(parents=True)
     stored.write_text("<html>not results</html>")
-    import hashlib
-
     (stored.parent / "summary_results.json.sha256").write_text(
         hashlib.sha256(stored.read_bytes()).hexdigest() + "  summary_results.json\n"
     )
@@ -482,8 +482,6 @@ def test_rounds_a_missing_data_folder_is_refused_before_anything_is_stored(
     assert res.output.splitlines()[-1] == (
         f"Error: Invalid value for '--data-dir': Directory '{tmp_path}/missing' does not exist."
     )
-    import dataclasses
-
     manifest = dataclasses.replace(load_manifest(project.data_dir), data_dir=tmp_path / "missing")
     with pytest.raises(ManifestError) as err:
         add_round(
