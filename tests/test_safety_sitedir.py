@@ -421,3 +421,13 @@ def test_an_undeletable_file_in_the_old_site_is_a_warning_and_later_builds_still
     finally:
         for p in repo.glob(".gpu-insights-site.tmp-*/stuck.txt"):
             subprocess.run(["chattr", "-i", str(p)], check=True)
+
+
+def test_a_site_folder_whose_parent_cannot_be_made_is_a_clean_error(repo: Path, tmp_path: Path) -> None:
+    blocker = tmp_path / "blocker"
+    blocker.write_text("a file where a folder should be")
+    with pytest.raises(BuildError) as err:
+        build(project=Project(repo), results=repo / "results", site_dir=blocker / "site", log=quiet)
+    assert err.value.message == (
+        f"could not write the site: File exists ({blocker}); {blocker}/site is unchanged"
+    )

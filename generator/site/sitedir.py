@@ -117,6 +117,13 @@ class SiteDir:
         self.prefix = f".gpu-insights-{self.path.name}"
         self.lock_path = self.path.parent / f"{self.prefix}.lock"
 
+    def write_error(self, exc: OSError) -> BuildError:
+        """The error of a failed write, naming the place that could not be written (a failed
+        copy names its source first, the destination second)."""
+        dest = getattr(exc, "filename2", None) or exc.filename
+        where = f" ({dest})" if dest else ""
+        return BuildError(f"could not write the site: {exc.strerror or exc}{where}; {self.path} is unchanged")
+
     def refuse(self, why: str) -> BuildError:
         return BuildError(f"refusing to write the site into {self.given}: {why}; nothing was changed")
 
@@ -137,9 +144,12 @@ class SiteDir:
     @contextlib.contextmanager
     def _locked(self) -> Iterator[None]:
         """Hold the lock file beside the site; it is removed again on every exit."""
-        self.path.parent.mkdir(parents=True, exist_ok=True)
         while True:
-            fd = os.open(self.lock_path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o644)
+            try:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                fd = os.open(self.lock_path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o644)
+            except OSError as exc:
+                raise self.write_error(exc) from None
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:
@@ -198,21 +208,16 @@ class SiteDir:
         """Yield a work folder; its ``site/`` replaces the site when the block succeeds."""
         self.validate()
         with self._locked():
-            self.recover()
             work = self.path.parent / f"{self.prefix}.tmp-{secrets.token_hex(4)}"
-            work.mkdir()
             try:
+                self.recover()
+                work.mkdir()
                 yield work
                 self._swap_in(work)
             except GpuInsightsError:
                 raise
             except OSError as exc:
-                # a failed copy names its source first: the place that could not be written is the second
-                dest = getattr(exc, "filename2", None) or exc.filename
-                where = f" ({dest})" if dest else ""
-                raise BuildError(
-                    f"could not write the site: {exc.strerror or exc}{where}; {self.path} is unchanged"
-                ) from None
+                raise self.write_error(exc) from None
             finally:
                 for p in self._leftovers():
                     self._remove(p)
