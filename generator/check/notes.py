@@ -125,10 +125,14 @@ def find_notes(doc: Document) -> Notes:
 
 
 def _markers(b: Block, *, is_note: bool) -> list[Marker]:
-    out = []
-    for m in GENERATED_MARKER.finditer(b.raw):
-        out.append(Marker(m.group(2), b, m.start(), "generated"))
-    plain = GENERATED_MARKER.sub(lambda m: " " * len(m.group(0)), b.raw)
+    out: list[Marker] = []
+    if "[" not in b.raw and not any(ch in b.raw for ch in SUPERSCRIPT):
+        return out  # every marker has a bracket, or is a superscript digit
+    plain = b.raw
+    if "mlperf-fn-" in b.raw:
+        for m in GENERATED_MARKER.finditer(b.raw):
+            out.append(Marker(m.group(2), b, m.start(), "generated"))
+        plain = GENERATED_MARKER.sub(lambda m: " " * len(m.group(0)), b.raw)
     for m in MD_MARKER.finditer(plain):
         out.append(Marker(m.group(1), b, m.start(), "markdown"))
     if is_note:

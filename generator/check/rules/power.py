@@ -36,9 +36,15 @@ def power_without_measurement(ctx: Context) -> Iterator[Issue]:
     sanctioned power metric, and only for submissions that measured it. Words a placeholder
     printed from the data (a system named "0W") are not the article's claim."""
     for b in ctx.prose():
+        # a sentence can hold power wording only where the block's own search finds some
+        spans = [(m.start(), m.end()) for m in POWER.finditer(b.text)]
+        if not spans:
+            continue
         rows = [r for c in claims_in(ctx, b) for r in c.rows]
         rows = rows or [r for x in section_of(ctx, b) for c in claims_in(ctx, x) for r in c.rows]
         for s in b.sentences:
+            if not any(a < s.end and z > s.start for a, z in spans):
+                continue
             text = b.words(s)
             m = next((m for m in POWER.finditer(text) if not ctx.printed(b, s.start + m.start())), None)
             if not m:
