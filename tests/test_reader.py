@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import re
 from pathlib import Path
 
@@ -47,7 +48,7 @@ def test_markers_become_markdown_footnotes_with_linked_entries(tmp_path: Path, m
     page = reader_markdown(r, NoteContext(manifest, {"gpt-oss-120b": "gpt-oss-120b"}, details_urls(table)))
     assert "#mlperf-fn-" not in page and "[^1]" in page and "[^2]" in page
     assert page.count(PLACE_MARKER) == 1
-    note1 = next(ln for ln in page.splitlines() if ln.startswith("[^1]: "))
+    note1 = html.unescape(next(ln for ln in page.splitlines() if ln.startswith("[^1]: ")))  # as the browser reads it
     assert note1.startswith(
         "[^1]: MLPerf® Inference v6.1 Closed Datacenter. <br>**gpt-oss-120b** Server (entries "
     )
@@ -102,7 +103,7 @@ def test_entry_ids_never_break_but_code_tags_and_links_are_left_alone() -> None:
 
 def test_entry_ids_in_prose_and_tables_link_to_their_official_result() -> None:
     details = {("6.1", "6.1-0021"): DETAILS, ("6.0", "6.0-0002"): DETAILS + "/v60"}
-    assert _wrap_ids("| B200 | 7,500 (8 GPUs, 6.1-0021) | entry 6.0-0002 and 6.1-0099 |", details) == (
+    assert html.unescape(_wrap_ids("| B200 | 7,500 (8 GPUs, 6.1-0021) | entry 6.0-0002 and 6.1-0099 |", details)) == (
         f'| B200 | 7,500 (8 GPUs, <a class="gi-entry" href="{DETAILS}" title="Official result 6.1-0021">'
         '<span class="gi-id">6.1-0021</span></a>) | entry '
         f'<a class="gi-entry" href="{DETAILS}/v60" title="Official result 6.0-0002">'
@@ -117,7 +118,7 @@ def test_entry_ids_in_prose_and_tables_link_to_their_official_result() -> None:
 def test_the_markers_of_one_citation_are_separated(tmp_path: Path, manifest: Manifest) -> None:
     r, table = rendered(tmp_path, manifest, with_details(TINY_ROWS, DETAILS))
     assert "above its own v6.0 result.[^\\[1\\]](#mlperf-fn-1)[\\[2\\]](#mlperf-fn-2)" in r.markdown
-    page = reader_markdown(r, NoteContext(manifest, {}, details_urls(table)))
+    page = html.unescape(reader_markdown(r, NoteContext(manifest, {}, details_urls(table))))
     assert 'above its own v6.0 result.[^1]<sup class="gi-fn-sep">,</sup>[^2]\n' in page
     assert "*Table 1: best Available rows.*[^1]\n" in page
     # the entry the prose names links to its official result
@@ -169,6 +170,8 @@ def test_empty_headings_are_dropped() -> None:
 def test_review_page_highlights_every_figure_with_its_formula(tmp_path: Path, manifest: Manifest) -> None:
     r, _ = rendered(tmp_path, manifest, TINY_ROWS)
     page = review_page(r, [])
+    assert "summary&#95;results.json" in page  # attribute text Markdown cannot read as markup
+    page = html.unescape(page)
     in_text = {u.offset for u in r.uses if not u.table and u.offset >= 0}
     assert page.count('<mark class="gi-fig"') >= len(in_text)
     assert (

@@ -54,8 +54,23 @@ def md(text: str) -> str:
 
 
 def attr(text: str) -> str:
-    """Text for an HTML attribute value written between double quotes."""
+    """Text for an HTML attribute value written between double quotes (in HTML, not Markdown)."""
     return html.escape(clean(str(text)), quote=True)
+
+
+#: what Markdown would read as markup inside a raw HTML attribute: written as character references
+_MD_IN_ATTR = {c: f"&#{ord(c)};" for c in "\\`*_{}[]()|"}
+
+
+def md_attr(text: str) -> str:
+    """Text for an HTML attribute of a tag written *inside Markdown*: besides quotes and angle
+    brackets, every character Markdown could read as a link, emphasis or attribute list becomes a
+    character reference, which the browser reads back as the character.
+
+    >>> md_attr('deepseek-r1[a](y/onmouseover=alert(2)//)')
+    'deepseek-r1&#91;a&#93;&#40;y/onmouseover=alert&#40;2&#41;//&#41;'
+    """
+    return "".join(_MD_IN_ATTR.get(c, c) for c in attr(text))
 
 
 def safe_url(url: str) -> str | None:

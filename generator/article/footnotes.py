@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from generator.article.escape import md
 from generator.article.figures import KIND_NOUNS, Figure
 from generator.data.manifest import Manifest
 from generator.data.results import version_key
@@ -76,7 +77,7 @@ def _derived_sentence(kinds: list[str], publisher: str) -> str:
         text = " and ".join(nouns)
     else:
         text = ", ".join(nouns[:-1]) + f", and {nouns[-1]}"
-    return f"{text[0].upper()}{text[1:]} are derived metrics computed by {publisher} and are not official MLPerf® metrics."
+    return f"{text[0].upper()}{text[1:]} are derived metrics computed by {md(publisher)} and are not official MLPerf® metrics."
 
 
 VERIFIED = "Result verified by MLCommons Association."
@@ -118,11 +119,13 @@ def note_text(g: Group, manifest: Manifest, display: dict[str, str], publisher: 
     benches = []
     for b in sorted(g.benchmarks, key=lambda b: (display.get(b) or b).lower()):
         scen = sorted(g.benchmarks[b], key=lambda s: SCENARIO_ORDER.index(s) if s in SCENARIO_ORDER else 99)
-        benches.append(f"{display.get(b, b)} ({', '.join(scen)})")
-    head = f"MLPerf® Inference v{round_} {division.capitalize()} {SUITE_NAMES.get(suite, suite.capitalize())}; {', '.join(benches)}."
+        benches.append(f"{md(display.get(b, b))} ({md(', '.join(scen))})")
+    # every name here comes from a results file or data/rounds.toml: text, never markup
+    suite_name = SUITE_NAMES.get(suite, suite.capitalize())
+    head = f"MLPerf® Inference v{md(round_)} {md(division.capitalize())} {md(suite_name)}; {', '.join(benches)}."
     if rnd is not None:
         d = rnd.retrieved
-        src = f"Retrieved from {rnd.source} ({rnd.source_label}) on {d.day} {d:%B} {d.year};"
+        src = f"Retrieved from {md(rnd.source)} ({md(rnd.source_label)}) on {d.day} {d:%B} {d.year};"
     else:
         src = "Source and retrieval date unknown: the round is not in data/rounds.toml;"
     ids = ", ".join(sorted(g.entries))
@@ -132,7 +135,7 @@ def note_text(g: Group, manifest: Manifest, display: dict[str, str], publisher: 
         parts.append(derived)
     inferred = inferred_sentence(g, display)
     if inferred:
-        parts.append(inferred)
+        parts.append(md(inferred))
     # only what the article derives from a group's results is unverified; official results are verified
     parts += [NOT_VERIFIED if g.derived_kinds else VERIFIED, TRADEMARK]
     return " ".join(parts)

@@ -18,7 +18,7 @@ from typing import Any
 import jinja2
 
 from generator.article import charts as charts_mod
-from generator.article.escape import Trusted, attr, md
+from generator.article.escape import Trusted, md, md_attr
 from generator.article.figures import Figure
 from generator.article.footnotes import Group, GroupKey, collect_groups, footnotes_markdown, marker
 from generator.article.frontmatter import Article, load_article
@@ -238,7 +238,7 @@ class Renderer:
         mark = CITE.format(n=len(state.cites) - 1)
         return Trusted(
             f'<div class="gi-chart"><div class="gi-vega" data-spec="charts/{ch.name}.vl.json">'
-            f'<img src="charts/{ch.name}.svg" alt="{attr(ch.caption)}"></div></div>\n\n'
+            f'<img src="charts/{ch.name}.svg" alt="{md_attr(ch.caption)}"></div></div>\n\n'
             f"*Figure {n}: {md(ch.caption)}*{mark}"
         )
 

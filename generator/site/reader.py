@@ -21,7 +21,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from generator.article.escape import attr, md, safe_url
+from generator.article.escape import md, md_attr, safe_url
 from generator.article.footnotes import (
     NOT_VERIFIED,
     SCENARIO_ORDER,
@@ -97,7 +97,7 @@ def entry_link(rnd: str, rid: str, details: dict[tuple[str, str], str]) -> str:
     url = details.get((rnd, rid))
     text = f'<span class="gi-id">{md(rid)}</span>'
     return (
-        f'<a class="gi-entry" href="{attr(url)}" title="Official result {attr(rid)}">{text}</a>'
+        f'<a class="gi-entry" href="{md_attr(url)}" title="Official result {md_attr(rid)}">{text}</a>'
         if url
         else text
     )
@@ -124,9 +124,8 @@ def reader_note(g: Group, cited: dict[tuple[str, str], set[str]], ctx: NoteConte
     """One footnote: what :func:`generator.article.footnotes.note_text` states, with links."""
     round_, division, suite = g.key
     rnd = ctx.manifest.rounds.get(round_)
-    head = (
-        f"MLPerf® Inference v{round_} {division.capitalize()} {SUITE_NAMES.get(suite, suite.capitalize())}."
-    )
+    suite_name = SUITE_NAMES.get(suite, suite.capitalize())  # names from the data: text, never markup
+    head = f"MLPerf® Inference v{md(round_)} {md(division.capitalize())} {md(suite_name)}."
     if rnd is not None:
         d, url = rnd.retrieved, safe_url(rnd.source)
         label = md(rnd.source_label)

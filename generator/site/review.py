@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from generator.article.escape import attr, md
+from generator.article.escape import attr, md, md_attr
 from generator.article.render import FigureUse, Rendered
 from generator.check import Finding
 from generator.site.reader import GENERATED_MARKER, MARKER_RUN
@@ -49,7 +49,7 @@ def highlight(markdown: str, uses: list[FigureUse]) -> str:
         end = off + len(md(u.text))
         out += [
             markdown[pos:off],
-            f'<mark class="gi-fig" title="{attr(figure_title(u))}">',
+            f'<mark class="gi-fig" title="{md_attr(figure_title(u))}">',
             markdown[off:end],
             "</mark>",
         ]
