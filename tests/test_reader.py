@@ -170,7 +170,7 @@ def test_empty_headings_are_dropped() -> None:
 def test_review_page_highlights_every_figure_with_its_formula(tmp_path: Path, manifest: Manifest) -> None:
     r, _ = rendered(tmp_path, manifest, TINY_ROWS)
     page = review_page(r, [])
-    assert "summary&#95;results.json" in page  # attribute text Markdown cannot read as markup
+    assert "&#40;v6.1/summary_results.json index 0&#41;" in page  # text Markdown cannot read as a link
     page = html.unescape(page)
     in_text = {u.offset for u in r.uses if not u.table and u.offset >= 0}
     assert page.count('<mark class="gi-fig"') >= len(in_text)

@@ -58,13 +58,15 @@ def attr(text: str) -> str:
     return html.escape(clean(str(text)), quote=True)
 
 
-#: what Markdown would read as markup inside a raw HTML attribute: written as character references
-_MD_IN_ATTR = {c: f"&#{ord(c)};" for c in "\\`*_{}[]()|"}
+#: what Markdown reads inside a raw HTML tag before it sets the tag aside: links and images
+#: ([..](..), [..][..]), code spans, backslash escapes; and what splits a table row or opens an
+#: attribute list. Emphasis runs after raw tags are set aside, so * and _ stay as they are.
+_MD_IN_ATTR = {c: f"&#{ord(c)};" for c in "\\`[]()!|{}"}
 
 
 def md_attr(text: str) -> str:
     """Text for an HTML attribute of a tag written *inside Markdown*: besides quotes and angle
-    brackets, every character Markdown could read as a link, emphasis or attribute list becomes a
+    brackets, every character Markdown could read as a link, code span or table cell becomes a
     character reference, which the browser reads back as the character.
 
     >>> md_attr('deepseek-r1[a](y/onmouseover=alert(2)//)')

@@ -7,6 +7,8 @@ site folder, which replaces the previous ``site/`` only when all of it succeeded
 
 from __future__ import annotations
 
+import calendar
+import datetime as dt
 import json
 import os
 import shutil
@@ -18,7 +20,7 @@ from typing import Any
 
 from generator.article.functions import Library, Prices
 from generator.article.pool import Outcome, render_articles
-from generator.article.render import Rendered, Renderer
+from generator.article.render import Rendered, Renderer, load_article
 from generator.check import (
     CheckConfig,
     Checker,
@@ -42,7 +44,7 @@ from generator.site.cache import (
     results_digest,
 )
 from generator.site.mkdocs_build import pinned_epoch, run_mkdocs
-from generator.site.pages import REVIEW_META, fallback_spec, site_nav, site_pages, titled
+from generator.site.pages import REVIEW_META, fallback_spec, load_publication, site_nav, site_pages, titled
 from generator.site.sitedir import SiteDir, guarded_folders
 from generator.workers import default_jobs
 
@@ -205,6 +207,18 @@ def article_sources(project: Project) -> list[Path]:
     return paths
 
 
+def published_sources(project: Project, sample: bool, log: Log) -> list[Path]:
+    """The articles a build renders: a demo made for the embedded sample (``sample_only: true``)
+    only when the site is built on the sample."""
+    out = []
+    for path in article_sources(project):
+        if not sample and load_article(path).meta.get("sample_only"):
+            log(f"{path}: skipped: sample_only (built only on the embedded sample)")
+            continue
+        out.append(path)
+    return out
+
+
 def prepare(
     project: Project,
     results: Path | None,
@@ -228,8 +242,8 @@ def prepare(
     checked: dict[Path, Any] = {}
     rendered = render_all(
         project,
-        Renderer(lib, sample=sample),
-        article_sources(project),
+        Renderer(lib, sample=sample, publisher=load_publication(project.mkdocs_yml).name),
+        published_sources(project, sample, log),
         log,
         cache,
         jobs,
@@ -330,15 +344,19 @@ def write_site(
     nav = stage_docs(project, p, work, baseline=baseline, log=log)
     if keep_docs is not None:
         shutil.copytree(docs, keep_docs, dirs_exist_ok=True)
-    with pinned_epoch(_pinned_epoch(p.manifest, p.table)):
+    with pinned_epoch(_pinned_epoch(p.manifest, p.table, p.rendered)):
         run_mkdocs(project, docs, new_site, nav, jobs=max(1, jobs or default_jobs()))
     finish_site(p, new_site)
     return nav
 
 
 def render_cache(project: Project, results: Path | None, cache_dir: Path | None = None) -> RenderCache:
-    """The render cache of a publication, keyed by the code, its data files and the results kind."""
-    static = f"{code_version()}|{files_digest([project.data_file(n) for n in DATA_FILES])}|{results is None}"
+    """The render cache of a publication, keyed by the code, its data files, the results kind and
+    its name (footnotes say who derived the metrics)."""
+    name = load_publication(project.mkdocs_yml).name
+    static = (
+        f"{code_version()}|{files_digest([project.data_file(n) for n in DATA_FILES])}|{results is None}|{name}"
+    )
     return RenderCache(cache_dir or project.root / ".cache" / "render", static)
 
 
@@ -389,7 +407,7 @@ def build(
         # the inputs again: pages of an article edited during this build must not be kept under
         # the digest of what it was before
         if digest and digest == reuse.inputs_digest(project, results, strict=strict):
-            epoch = _pinned_epoch(p.manifest, p.table)
+            epoch = _pinned_epoch(p.manifest, p.table, p.rendered)
             try:
                 reuse.save(base, digest, work / "docs", work / "site", nav, epoch, kept)
             except OSError as exc:
@@ -465,16 +483,15 @@ def run_checks(
     lib = Library(table, manifest, Prices.load(project.data_file("prices.toml")))
     checker = make_checker(project, manifest, table, sample=sample, config=config)
     cache = render_cache(project, results, base / "render") if writable else None
-    findings, _ = check_rendered(
-        Renderer(lib, sample=sample), checker, article_paths(project, paths), jobs=jobs, cache=cache
-    )
+    renderer = Renderer(lib, sample=sample, publisher=load_publication(project.mkdocs_yml).name)
+    findings, _ = check_rendered(renderer, checker, article_paths(project, paths), jobs=jobs, cache=cache)
     return findings
 
 
-def _pinned_epoch(manifest: Manifest, table: ResultsTable) -> int:
-    """Builds are dated by the newest loaded round's retrieval date, never by the clock."""
-    import calendar
-
+def _pinned_epoch(manifest: Manifest, table: ResultsTable, rendered: list[Rendered]) -> int:
+    """Builds are dated by their inputs, never by the clock: the newest of the loaded rounds'
+    retrieval dates and the articles' dates (so the feed is never older than its items)."""
     dates = [manifest.rounds[v].retrieved for v in table.rounds if v in manifest.rounds]
-    d = max(dates) if dates else None
-    return calendar.timegm(d.timetuple()) if d else 0
+    dates += [r.article.date for r in rendered if r.article.date is not None]
+    days = [d.date() if isinstance(d, dt.datetime) else d for d in dates]
+    return calendar.timegm(max(days).timetuple()) if days else 0
