@@ -41,9 +41,12 @@ RENDER_FUNCTIONS: dict[str, str] = {
     'Example: `{{ holds(only(["GB300", "B300"], peers, above=threshold), "only GB300 and B300 clear 14,000", '
     'erratum="published text of October 5, 2026") }}`.',
     "chart(kind, ...)": "An offline Vega-Lite chart with an SVG fallback and a text caption with its markers. "
-    "Kinds: `per_gpu_by_family(benchmark, scenario, round=, families=, gpus=)`, "
+    "A peer group may stand for the benchmark, scenario and filters (`chart(\"trend\", peers)`); "
+    "`caption=` replaces the generated caption (and the chart's accessible description); "
+    "every kind takes `title=`. "
+    "Kinds: `per_gpu_by_family(benchmark, scenario, round=, families=, category='available' (None: any), gpus=)`, "
     "`available_vs_preview(benchmark, scenario, round=)`, "
-    "`cross_round(pairs=[[label, old_entry, new_entry], ...], benchmark, scenario)`, "
+    "`cross_round(pairs=[[label, old_entry, new_entry], ...], benchmark, scenario)` (two rounds per pair), "
     "`trend(benchmark, scenario, stat='median', until=None, **filters)` (the `series(...)` as a line that "
     "breaks where the Compatibility Table does), `gains(figures)` (the list `gains(...)` returns), "
     "`counts_by_round(figures, what=)` (the list `count_by_round(...)` returns). "

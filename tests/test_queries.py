@@ -450,3 +450,37 @@ def test_the_build_summary_counts_errata_beside_findings() -> None:
         "compliance: 0 errors, 0 warnings; 1 erratum of published text noted above "
         "(per-article reports in the site's review/ pages; details: gpu-insights check)"
     ]
+
+
+# ---------------------------------------------------------------- charts in templates
+def test_chart_takes_a_peer_group_and_a_caption_of_the_authors(tmp_path: Path, lib: Library) -> None:
+    body = (
+        '{% set peers = group("gpt-oss-120b", "Server", round="6.1", gpus=8) %}'
+        '{{ chart("per_gpu_by_family", peers, families=["B300", "B200"], category=None, caption="Peers, 8 GPUs.") }}\n'
+    )
+    out = render(tmp_path, lib, body)
+    assert "*Figure 1: Peers, 8 GPUs.*" in out
+    assert 'alt="Peers, 8 GPUs."' in out
+
+
+def test_chart_names_the_arguments_a_kind_does_not_take(tmp_path: Path, lib: Library) -> None:
+    body = '{{ chart("per_gpu_by_family", "gpt-oss-120b", "Server", round="6.1", families=["B300"], kind="cloud") }}\n'
+    assert render_error(tmp_path, lib, body).endswith(
+        "chart 'per_gpu_by_family' takes no kind= (it takes category=, gpus=, title= and caption=)"
+    )
+    assert render_error(tmp_path, lib, '{{ chart("pie") }}\n').endswith(
+        "unknown chart kind 'pie' (known: available_vs_preview, counts_by_round, cross_round, gains, "
+        "per_gpu_by_family, trend)"
+    )
+
+
+def test_cross_round_refuses_two_entries_of_one_round(tmp_path: Path, lib: Library) -> None:
+    body = '{{ chart("cross_round", [["Same", "6.1-0001", "6.1-0002"]], "gpt-oss-120b", "Server") }}\n'
+    assert render_error(tmp_path, lib, body).endswith(
+        "cross_round compares one system in two rounds: 6.1-0001 and 6.1-0002 are both v6.1 (Same)"
+    )
+
+
+def test_trend_caption_states_the_selection_it_plots(tmp_path: Path, lib: Library) -> None:
+    out = render(tmp_path, lib, '{{ chart("trend", "gpt-oss-120b", "Server", stat="best", submitter="Azure") }}\n')
+    assert "*Figure 1: Best per-GPU value of Closed gpt-oss-120b Server rows (submitter Azure) in each loaded round" in out

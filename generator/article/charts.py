@@ -10,7 +10,9 @@ rounding of its own.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
+import inspect
 import json
 import math
 import os
@@ -32,6 +34,8 @@ else:  # drawn only when a chart is rendered, not for cached articles or `check`
 
 from generator.article.figures import Figure
 from generator.article.functions import Library
+from generator.article.queries import Group
+from generator.data.table import entry_round
 from generator.errors import LookupFailed
 
 
@@ -44,6 +48,39 @@ class Chart:
     figures: tuple[Figure, ...]
     name: str = ""
     svg: str = field(default="", repr=False)
+
+
+def make_chart(
+    lib: Library, kind: str, args: tuple[Any, ...], kw: dict[str, Any], *, caption: str | None = None
+) -> Chart:
+    """``chart(kind, ...)`` of a template: a peer group stands for its benchmark, scenario and
+    filters; arguments a kind does not take are named in the error; ``caption=`` replaces the
+    generated caption (and the chart's accessible description)."""
+    maker = CHART_KINDS.get(kind)
+    if maker is None:
+        raise LookupFailed(f"unknown chart kind {kind!r} (known: {', '.join(sorted(CHART_KINDS))})")
+    if args and isinstance(args[0], Group):
+        g = args[0]
+        args = (g.benchmark, g.scenario, *args[1:])
+        kw = {**dict(g.filters), **kw}
+    params = inspect.signature(maker).parameters
+    takes_filters = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values())
+    unknown = [k for k in kw if k not in params]
+    if unknown and not takes_filters:
+        known = ", ".join(f"{n}=" for n, p in params.items() if p.default is not inspect.Parameter.empty)
+        raise LookupFailed(
+            f"chart {kind!r} takes no {', '.join(f'{k}=' for k in unknown)} (it takes {known} and caption=)"
+        )
+    made = maker(lib, *args, **kw)
+    if caption is not None:
+        made.spec["description"] = str(caption)
+        made = dataclasses.replace(made, caption=str(caption))
+    return made
+
+
+def _filters_text(filters: dict[str, Any]) -> str:
+    """``family RTX PRO 6000, category available``: the selection a chart's caption states."""
+    return ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in filters.items() if v is not None)
 
 
 def _spec(chart: alt.TopLevelMixin) -> dict:
@@ -60,11 +97,11 @@ def per_gpu_by_family(
     *,
     round: str,
     families: Sequence[str],
-    category: str = "available",
+    category: str | None = "available",
     gpus: int | None = None,
     title: str = "",
 ) -> Chart:
-    """Bar chart: best per-GPU value of each family (one bar per family)."""
+    """Bar chart: best per-GPU value of each family (one bar per family; ``category=None``: any)."""
     figs, data = [], []
     for fam in families:
         try:
@@ -78,8 +115,9 @@ def per_gpu_by_family(
     df = pd.DataFrame(data)
     name = lib.manifest.rules.display_name(benchmark)
     where = "" if gpus is None else f"{gpus}-GPU "
+    which = f"{category.capitalize()} " if category else ""
     caption = (
-        f"Best {category.capitalize()} Closed {where}row per family, {name} {scenario}, "
+        f"Best {which}Closed {where}row per family, {name} {scenario}, "
         f"MLPerf® Inference v{round}; per-GPU values are derived metrics."
     )
     spec = _bars(
@@ -103,6 +141,11 @@ def cross_round(
     """
     figs, data = [], []
     for label, old, new in pairs:
+        if entry_round(str(old)) == entry_round(str(new)):
+            raise LookupFailed(
+                f"cross_round compares one system in two rounds: {old} and {new} are both "
+                f"v{entry_round(str(old))} ({label})"
+            )
         for entry in (old, new):
             f = lib.per_gpu(entry, benchmark, scenario)
             figs.append(f)
@@ -218,8 +261,9 @@ def trend(
     breaks = (
         " A gap in the line marks rounds the Compatibility Table does not allow comparing." if segment else ""
     )
+    only = f" ({_filters_text(filters)})" if _filters_text(filters) else ""
     caption = (
-        f"{stat.capitalize()} per-GPU value of Closed {name} {scenario} rows in each loaded round of "
+        f"{stat.capitalize()} per-GPU value of Closed {name} {scenario} rows{only} in each loaded round of "
         f"MLPerf® Inference ({', '.join(str(d['round']) for d in data)}); per-GPU values are derived metrics.{breaks}"
     )
     spec = _responsive(marks, title or f"{name} {scenario}: {stat} per-GPU result by round", caption)
