@@ -158,6 +158,12 @@ def test_incremental_rebuild_reuses_unchanged_articles(tmp_path: Path, shared_di
     project = Project(ROOT).clone(tmp_path / "project")
     root = project.root
     results = copy_rounds(shared_dir, tmp_path / "results", ["5.1", "6.0", "6.1"])
+    # the demo is made for the sample (sample_only): a copy of it that builds on the official files
+    demo = project.content_dir / "demo-per-gpu-sample.md"
+    text = demo.read_text("utf-8").replace("sample_only: true\n", "")
+    demo.unlink()
+    demo = project.content_dir / "demo-on-official.md"
+    demo.write_text(text, "utf-8")
 
     def run() -> list[str]:
         lines: list[str] = []
@@ -168,7 +174,6 @@ def test_incremental_rebuild_reuses_unchanged_articles(tmp_path: Path, shared_di
     first = run()
     assert all("(cached)" not in ln for ln in first) and len(first) == 2
     assert all(ln.endswith("(cached)") for ln in run())
-    demo = project.content_dir / "demo-per-gpu-sample.md"
     demo.write_text(demo.read_text("utf-8") + "\nOne more sentence.\n", "utf-8")
     third = run()
     assert not third[0].endswith("(cached)") and third[1].endswith("(cached)")
