@@ -272,8 +272,10 @@ def test_the_demo_for_the_sample_is_not_published_on_the_official_site(served_si
         "feed_rss_created.xml",
     ):
         assert "demo-per-gpu-sample" not in (site / name).read_text("utf-8"), name
-    review = (site / "review" / "index.html").read_text("utf-8")
-    assert "a demo for the embedded sample, not published" in review
+    # nor built at all: no review page, chart, rendered source or ledger row is left unlinked
+    assert not (site / "review" / "demo-per-gpu-sample.html").exists()
+    assert not (site / "sources" / "demo-per-gpu-sample.md").exists()
+    assert "demo-per-gpu-sample" not in (site / "figures.json").read_text("utf-8")
 
 
 def test_benchmarks_are_named_alike_and_a_long_list_is_summarised(served_site: tuple[str, Path]) -> None:
