@@ -14,7 +14,37 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path
 
+import yaml
+
 from generator.errors import BuildError, GpuInsightsError
+
+
+class _ConfigLoader(yaml.SafeLoader):
+    """YAML of a ``mkdocs.yml`` without importing MkDocs (a quarter of a second, which ``check``
+    never needs): ``!ENV`` is read as MkDocs reads it, any other tag (``!!python/name:``) as null."""
+
+
+def _env(loader: yaml.SafeLoader, node: yaml.Node) -> object:
+    if isinstance(node, yaml.SequenceNode):
+        names = loader.construct_sequence(node)
+    else:
+        names = [loader.construct_scalar(node)]  # type: ignore[arg-type]
+    *variables, default = names if len(names) > 1 else [*names, None]
+    return next((os.environ[str(v)] for v in variables if str(v) in os.environ), default)
+
+
+_ConfigLoader.add_constructor("!ENV", _env)
+_ConfigLoader.add_multi_constructor("", lambda loader, suffix, node: None)
+
+
+def read_mkdocs_yml(path: Path) -> dict[str, object]:
+    """The settings of a ``mkdocs.yml`` (empty when it cannot be read: MkDocs reports that itself)."""
+    try:
+        with path.open("rb") as fh:
+            cfg = yaml.load(fh, Loader=_ConfigLoader)  # a safe loader, with !ENV
+    except (OSError, yaml.YAMLError, ValueError, RecursionError):
+        return {}
+    return cfg if isinstance(cfg, dict) else {}
 
 #: the installed ``generator`` package
 PACKAGE_DIR = Path(__file__).resolve().parent
@@ -125,17 +155,7 @@ class Project:
 
     def site_dir(self) -> Path:
         """Where the site goes: ``site_dir`` of ``mkdocs.yml`` (relative to it), else ``site/``."""
-        # MkDocs' YAML reading (!ENV tags, INHERIT) costs a quarter of a second: only build and
-        # serve, which run MkDocs anyway, ask for the site folder
-        from mkdocs.exceptions import MkDocsException
-        from mkdocs.utils.yaml import yaml_load
-
-        try:
-            with self.mkdocs_yml.open("rb") as fh:
-                cfg = yaml_load(fh)
-        except (OSError, ValueError, MkDocsException):  # MkDocs itself reports a broken mkdocs.yml
-            return self.root / "site"
-        value = cfg.get("site_dir") if isinstance(cfg, dict) else None
+        value = read_mkdocs_yml(self.mkdocs_yml).get("site_dir")  # MkDocs reports a broken file
         return self.root / value if isinstance(value, str) and value.strip() else self.root / "site"
 
     def clone(self, dest: Path, *, content: Path | None = None, sample: bool = False) -> Project:

@@ -12,6 +12,7 @@ from click.testing import CliRunner
 from generator.article import charts
 from generator.article.charts import ASSETS, vega_bundle, vega_bundle_name
 from generator.cli import main
+from generator.signing import read_signed
 
 from .conftest import ROOT, TINY_ROWS, shared_results_dir, write_results
 from .test_build import tiny_project
@@ -100,7 +101,23 @@ def test_another_vl_convert_version_makes_its_bundle_once_into_the_user_cache(
     monkeypatch.setattr(vl_convert, "javascript_bundle", lambda snippet: calls.append(snippet) or "// js")
     assert [vega_bundle(), vega_bundle()] == ["// js", "// js"]
     assert calls == [None]
-    assert (tmp_path / "gpu-insights" / "vega-bundle-0.0.test.js").read_text("utf-8") == "// js"
+    kept = tmp_path / "gpu-insights" / "vega-bundle-0.0.test.js"
+    assert read_signed(kept) == b"// js"
+    # a bundle planted or edited in the cache is never served: it is made again
+    kept.write_bytes(kept.read_bytes().replace(b"// js", b"alert(1)"))
+    assert vega_bundle() == "// js" and calls == [None, None]
+
+
+def test_a_tampered_svg_in_the_cache_is_drawn_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    drawn: list[object] = []
+    monkeypatch.setattr(vl_convert, "vegalite_to_svg", lambda spec: drawn.append(spec) or "<svg/>")
+    spec = {"mark": "bar"}
+    assert [charts.to_svg(spec, tmp_path / "svg"), charts.to_svg(spec, tmp_path / "svg")] == ["<svg/>"] * 2
+    assert len(drawn) == 1
+    [kept] = (tmp_path / "svg").glob("*.svg")
+    kept.write_bytes(kept.read_bytes().replace(b"<svg/>", b"<svg onload=alert(1)/>"))
+    assert charts.to_svg(spec, tmp_path / "svg") == "<svg/>" and len(drawn) == 2
 
 
 def test_check_draws_no_chart(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

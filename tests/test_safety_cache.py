@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from generator import signing
 from generator.project import Project
-from generator.site import signing
 from generator.site.build import build
 from generator.site.cache import _read_pickle, _write_pickle
 from generator.site.reuse import reuse_unchanged

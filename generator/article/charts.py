@@ -10,6 +10,7 @@ rounding of its own.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import hashlib
 import inspect
@@ -37,6 +38,7 @@ from generator.article.functions import Library
 from generator.article.queries import Group
 from generator.data.table import entry_round
 from generator.errors import LookupFailed
+from generator.signing import read_signed, write_signed
 
 
 @dataclass
@@ -505,14 +507,13 @@ def to_svg(spec: dict, cache_dir: Path | None = None) -> str:
             f"{vlc.__version__ if hasattr(vlc, '__version__') else ''}|{text}".encode()
         ).hexdigest()
         cached = cache_dir / f"{key}.svg"
-        if cached.is_file():
-            return cached.read_text("utf-8")
+        kept = read_signed(cached)  # published as is: only what this user's builds made
+        if kept is not None:
+            return kept.decode("utf-8")
     svg = vlc.vegalite_to_svg(spec)
     if cached is not None:
-        cached.parent.mkdir(parents=True, exist_ok=True)
-        tmp = cached.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_text(svg, "utf-8")
-        tmp.replace(cached)
+        with contextlib.suppress(OSError):  # a read-only cache only costs the next build the same drawing
+            write_signed(cached, svg.encode("utf-8"))
     return svg
 
 
@@ -549,16 +550,13 @@ def vega_bundle(cache_dir: Path | None = None) -> str:
     its own once (a second or two) into *cache_dir* or the user's cache folder.
     """
     name = vega_bundle_name()
-    for d in (ASSETS, cache_dir or user_cache_dir()):
-        if (d / name).is_file():
-            return (d / name).read_text("utf-8")
-    text = str(vlc.javascript_bundle(None))  # type: ignore[arg-type]  # the stub omits the default
+    if (ASSETS / name).is_file():  # shipped in the package
+        return (ASSETS / name).read_text("utf-8")
     cached = (cache_dir or user_cache_dir()) / name
-    try:
-        cached.parent.mkdir(parents=True, exist_ok=True)
-        tmp = cached.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_text(text, "utf-8")
-        tmp.replace(cached)
-    except OSError:
-        pass  # a read-only cache only costs the next build the same second or two
+    kept = read_signed(cached)  # a script every page runs: only what this user's builds made
+    if kept is not None:
+        return kept.decode("utf-8")
+    text = str(vlc.javascript_bundle(None))  # type: ignore[arg-type]  # the stub omits the default
+    with contextlib.suppress(OSError):  # a read-only cache only costs the next build a second or two
+        write_signed(cached, text.encode("utf-8"))
     return text

@@ -8,7 +8,6 @@ object) that carries its value, formatting, formula and source entries.
 from __future__ import annotations
 
 import statistics
-import tomllib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,7 +15,7 @@ from typing import Any
 
 from generator.article.figures import Figure, entry_figure, per_gpu_figure, total_figure
 from generator.article.queries import Queries
-from generator.data.manifest import Manifest
+from generator.data.manifest import Manifest, load_prices
 from generator.data.table import ResultsTable, Row
 from generator.errors import LookupFailed, ManifestError
 
@@ -67,15 +66,9 @@ class Prices:
 
     @classmethod
     def load(cls, path: Path) -> Prices:
-        if not path.exists():
-            return cls({}, {}, path)
-        with path.open("rb") as fh:
-            data = tomllib.load(fh)
-        return cls(
-            {k: float(v) for k, v in data.get("price", {}).items()},
-            {k: float(v) for k, v in data.get("assumption", {}).items()},
-            path,
-        )
+        """``data/prices.toml``, validated (a malformed file is an error naming it and the key)."""
+        prices, assumptions = load_prices(path)
+        return cls(prices, assumptions, path)
 
 
 class Library(Queries):

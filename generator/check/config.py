@@ -4,11 +4,11 @@ patterns. Read from ``data/check.toml`` of the publication, or ``--config FILE``
 from __future__ import annotations
 
 import re
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from generator.check.registry import RULES, SEVERITIES
+from generator.data.manifest import read_toml
 from generator.errors import GpuInsightsError
 
 
@@ -24,11 +24,7 @@ class CheckConfig:
     def load(cls, path: Path) -> CheckConfig:
         if not path.exists():
             return cls(path=path)
-        try:
-            with path.open("rb") as fh:
-                data = tomllib.load(fh)
-        except tomllib.TOMLDecodeError as exc:
-            raise GpuInsightsError(f"{path}: invalid TOML: {exc}") from None
+        data = read_toml(path)  # not UTF-8, invalid or too deep: an error naming the file
         unknown = set(data) - {"severity", "mark", "numbers"}
         if unknown:
             raise GpuInsightsError(

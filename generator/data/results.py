@@ -190,6 +190,10 @@ def _read_json(path: Path) -> list[_Raw]:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise DataError(f"{path}: line {exc.lineno} column {exc.colno}: invalid JSON: {exc.msg}") from None
+    except RecursionError:
+        raise DataError(f"{path}: invalid JSON: arrays or objects nested too deeply") from None
+    except ValueError as exc:  # e.g. an integer of more digits than Python converts
+        raise DataError(f"{path}: invalid JSON: {exc}") from None
     if isinstance(data, dict):
         # some exports wrap the list: {"results": [...]}
         lists = [v for v in data.values() if isinstance(v, list)]

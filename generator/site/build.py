@@ -380,7 +380,7 @@ def build(
     start = time.monotonic()
     project = project or Project.discover()
     target = SiteDir(
-        Path(site_dir) if site_dir else project.root / "site", guarded_folders(project, results), log
+        Path(site_dir) if site_dir else project.site_dir(), guarded_folders(project, results), log
     )
     base = cache_dir or project.root / ".cache"  # render/, table/, check/, docs/: each safe to delete
     cache = render_cache(project, results, base / "render") if use_cache else None

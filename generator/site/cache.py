@@ -22,8 +22,8 @@ from typing import Any
 from generator import __version__
 from generator.article.render import Rendered, Renderer
 from generator.data.table import ResultsTable
+from generator.signing import read_signed, write_signed
 from generator.site.reuse import hash_file, hash_inputs
-from generator.site.signing import read_signed, write_signed
 
 CODE_DIR = Path(__file__).resolve().parents[1]
 

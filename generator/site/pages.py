@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import datetime as dt
 import html
-import os
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -28,7 +27,7 @@ from generator.data.listing import listing_markdown
 from generator.data.manifest import Manifest, Round
 from generator.data.results import version_key
 from generator.data.table import ResultsTable
-from generator.project import CONFIG_NAME
+from generator.project import CONFIG_NAME, read_mkdocs_yml
 from generator.site.reader import (
     PUBLISHER,
     NoteContext,
@@ -76,31 +75,12 @@ class Publication:
         return f"{self.email} ({name})" if self.email else name
 
 
-class _ConfigLoader(yaml.SafeLoader):
-    """YAML of a ``mkdocs.yml`` without MkDocs (a quarter of a second to import, which ``check``
-    never needs): ``!ENV`` is read as MkDocs reads it, any other tag (``!!python/name:``) as null."""
-
-
-def _env(loader: yaml.SafeLoader, node: yaml.Node) -> Any:
-    names = loader.construct_sequence(node) if isinstance(node, yaml.SequenceNode) else [loader.construct_scalar(node)]  # type: ignore[arg-type]
-    *variables, default = names if len(names) > 1 else [*names, None]
-    return next((os.environ[str(v)] for v in variables if str(v) in os.environ), default)
-
-
-_ConfigLoader.add_constructor("!ENV", _env)
-_ConfigLoader.add_multi_constructor("", lambda loader, suffix, node: None)
-
-
 def load_publication(config_file: Path) -> Publication:
     """The :class:`Publication` of a ``mkdocs.yml`` (the defaults when it cannot be read)."""
-    try:
-        with config_file.open("rb") as fh:
-            cfg = yaml.load(fh, Loader=_ConfigLoader)  # a safe loader, with !ENV
-    except (OSError, yaml.YAMLError, ValueError):
-        return Publication()
+    cfg = read_mkdocs_yml(config_file)
 
     def text(key: str) -> str:
-        value = cfg.get(key) if isinstance(cfg, dict) else None
+        value = cfg.get(key)
         return str(value).strip() if isinstance(value, str | int | float) else ""
 
     return Publication(text("site_name") or PUBLISHER, text("site_author"), text("site_description"))

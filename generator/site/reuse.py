@@ -30,9 +30,9 @@ from pathlib import Path
 from typing import Any
 
 from generator.project import PACKAGE_DIR, Project
+from generator.signing import read_signed, write_signed
 from generator.site.digest import hash_tree
 from generator.site.mkdocs_build import pinned_epoch, run_mkdocs
-from generator.site.signing import read_signed, write_signed
 from generator.site.sitedir import SiteDir, guarded_folders
 
 Log = Callable[[str], None]
@@ -176,7 +176,7 @@ def reuse_unchanged(
     if meta is None:
         return None
     target = SiteDir(
-        Path(site_dir) if site_dir else project.root / "site", guarded_folders(project, results), log
+        Path(site_dir) if site_dir else project.site_dir(), guarded_folders(project, results), log
     )
     bundle = bundle_dir(cache)
     with target.publish() as work:
