@@ -95,7 +95,10 @@ def _allowed(ctx: Context, c: Claim) -> bool:
         if any(m.start() <= c.index < m.end() for m in pat.finditer(text)):
             return True
     for m, _ in ctx.vocab.names(text):
-        if m.start() <= c.index < m.end() or re.fullmatch(r"[\s(\-]*(?:at\s+)?", text[m.end() : c.index]):
+        if m.start() <= c.index < m.end():
+            return True
+        # right after the name only: a name later in the text says nothing about this number
+        if m.end() <= c.index and re.fullmatch(r"[\s(\-]*(?:at\s+)?", text[m.end() : c.index]):
             return True
     return False
 
