@@ -9,9 +9,10 @@ import pytest
 import vl_convert
 from click.testing import CliRunner
 
-from generator.article import charts
+from generator.article import charts, svgdraw
 from generator.article.charts import ASSETS, vega_bundle, vega_bundle_name
 from generator.cli import main
+from generator.errors import BuildError
 from generator.signing import read_signed
 
 from .conftest import ROOT, TINY_ROWS, shared_results_dir, write_results
@@ -113,11 +114,11 @@ def test_a_tampered_svg_in_the_cache_is_drawn_again(tmp_path: Path, monkeypatch:
     drawn: list[object] = []
     monkeypatch.setattr(vl_convert, "vegalite_to_svg", lambda spec: drawn.append(spec) or "<svg/>")
     spec = {"mark": "bar"}
-    assert [charts.to_svg(spec, tmp_path / "svg"), charts.to_svg(spec, tmp_path / "svg")] == ["<svg/>"] * 2
+    assert [svgdraw.to_svg(spec, tmp_path / "svg"), svgdraw.to_svg(spec, tmp_path / "svg")] == ["<svg/>"] * 2
     assert len(drawn) == 1
     [kept] = (tmp_path / "svg").glob("*.svg")
     kept.write_bytes(kept.read_bytes().replace(b"<svg/>", b"<svg onload=alert(1)/>"))
-    assert charts.to_svg(spec, tmp_path / "svg") == "<svg/>" and len(drawn) == 2
+    assert svgdraw.to_svg(spec, tmp_path / "svg") == "<svg/>" and len(drawn) == 2
 
 
 def test_check_draws_no_chart(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -133,3 +134,13 @@ def test_check_draws_no_chart(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -
         main, ["check", str(article), "--results", str(shared_results_dir()), "--jobs", "1"]
     )
     assert (res.exit_code, res.stdout) == (0, "")
+
+
+def test_svgs_are_drawn_in_a_process_of_their_own_and_a_failure_names_the_chart(tmp_path: Path) -> None:
+    ok = svgdraw.Drawing([({"mark": "bar", "data": {"values": [{"a": 1}]}}, tmp_path / "one.svg")], None)
+    ok.finish()
+    assert (tmp_path / "one.svg").read_text("utf-8").startswith("<svg")
+    bad = svgdraw.Drawing([({"mark": {"type": "no-such-mark"}}, tmp_path / "two.svg")], None)
+    with pytest.raises(BuildError) as err:
+        bad.finish()
+    assert err.value.message.startswith("drawing the charts' SVG fallbacks failed: two.svg: ")

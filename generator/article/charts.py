@@ -12,9 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import hashlib
 import inspect
-import json
 import math
 import os
 from collections.abc import Callable, Sequence
@@ -498,37 +496,14 @@ def _value(f: Figure) -> dict[str, Any]:
     return {"per_gpu": float(f.value), "printed": str(f)}
 
 
-def to_svg(spec: dict, cache_dir: Path | None = None) -> str:
-    """The static SVG fallback of a chart; kept in *cache_dir* by a hash of the spec."""
-    text = spec_json(spec)
-    cached = None
-    if cache_dir is not None:
-        key = hashlib.sha256(
-            f"{vlc.__version__ if hasattr(vlc, '__version__') else ''}|{text}".encode()
-        ).hexdigest()
-        cached = cache_dir / f"{key}.svg"
-        kept = read_signed(cached)  # published as is: only what this user's builds made
-        if kept is not None:
-            return kept.decode("utf-8")
-    svg = vlc.vegalite_to_svg(spec)
-    if cached is not None:
-        with contextlib.suppress(OSError):  # a read-only cache only costs the next build the same drawing
-            write_signed(cached, svg.encode("utf-8"))
-    return svg
-
-
-def spec_json(spec: dict) -> str:
-    return json.dumps(spec, indent=1, sort_keys=True)
-
-
 #: bundles shipped with the package, one per vl-convert version (``vega-bundle-<version>.js``)
 ASSETS = Path(__file__).resolve().parents[1] / "assets"
 
 
 def preload() -> None:
-    """Import altair and vl-convert now: workers forked afterwards share them instead of each
-    paying the ~0.35 s import for its first chart."""
-    _ = alt.Chart, vlc.vegalite_to_svg
+    """Import altair now: workers forked afterwards share it instead of each paying the ~0.35 s
+    import for its first chart (the SVGs are drawn in a process of their own)."""
+    _ = alt.Chart
 
 
 def user_cache_dir() -> Path:

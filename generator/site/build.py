@@ -21,6 +21,7 @@ from typing import Any
 from generator.article.functions import Library, Prices
 from generator.article.pool import Outcome, render_articles
 from generator.article.render import Rendered, Renderer, load_article
+from generator.article.svgdraw import Drawing, spec_json
 from generator.check import (
     CheckConfig,
     Checker,
@@ -154,9 +155,10 @@ def write_docs(
     p: Prepared,
     extra_pages: dict[str, str],
     cache_dir: Path | None = None,
-) -> None:
-    """Every page of the site as Markdown in *docs*, with the charts and the Vega bundle."""
-    from generator.article.charts import spec_json, to_svg, vega_bundle  # altair: slow to import
+) -> Drawing:
+    """Every page of the site as Markdown in *docs*, with the charts' specs and the Vega bundle;
+    their SVG fallbacks are being drawn (into *docs*) by the :class:`Drawing` returned."""
+    from generator.article.charts import vega_bundle  # altair: slow to import
 
     for d in ("charts", "assets", "data"):
         (docs / d).mkdir(parents=True, exist_ok=True)
@@ -168,12 +170,14 @@ def write_docs(
         path = docs / name
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
+    drawings = []
     for r in p.rendered:
         for ch in r.charts:
             (docs / "charts" / f"{ch.name}.vl.json").write_text(spec_json(ch.spec), encoding="utf-8")
-            svg = to_svg(fallback_spec(ch.spec), cache_dir / "svg" if cache_dir else None)
-            (docs / "charts" / f"{ch.name}.svg").write_text(svg, encoding="utf-8")
+            drawings.append((fallback_spec(ch.spec), docs / "charts" / f"{ch.name}.svg"))
+    drawing = Drawing(drawings, cache_dir / "svg" if cache_dir else None)  # on the other core meanwhile
     (docs / "assets" / "vega-bundle.js").write_text(vega_bundle(cache_dir), encoding="utf-8")
+    return drawing
 
 
 @dataclass
@@ -304,16 +308,21 @@ def _changes_page(p: Prepared, baseline: Path, work: Path, log: Log) -> str:
 
 
 def stage_docs(
-    project: Project, p: Prepared, work: Path, *, baseline: Path | None, log: Log
+    project: Project, p: Prepared, work: Path, *, baseline: Path | None, log: Log, drawn: list[Drawing] | None = None
 ) -> list[dict[str, Any]]:
-    """Write every page into ``work/docs``; return the site's navigation."""
+    """Write every page into ``work/docs``; return the site's navigation. The charts' SVGs are
+    drawn before it returns, or, given a *drawn* list, while the caller goes on (it finishes them)."""
     from generator.docs import placeholders_markdown  # imports the whole placeholder library
 
     pages = dict(p.reports)
     pages["review/placeholders.md"] = placeholders_markdown(Library.namespace_functions())
     if baseline is not None:
         pages["changes.md"] = _changes_page(p, baseline, work, log)
-    write_docs(work / "docs", p, pages, project.root / ".cache")
+    drawing = write_docs(work / "docs", p, pages, project.root / ".cache")
+    if drawn is None:
+        drawing.finish()
+    else:
+        drawn.append(drawing)
     return site_nav(p.rendered, p.table, p.manifest, changes=baseline is not None)
 
 
@@ -341,11 +350,19 @@ def write_site(
     """Write the rendered Markdown into ``work/docs`` and the MkDocs site into ``work/site``;
     return the site's navigation."""
     docs, new_site = work / "docs", work / "site"
-    nav = stage_docs(project, p, work, baseline=baseline, log=log)
+    drawn: list[Drawing] = []
+    nav = stage_docs(project, p, work, baseline=baseline, log=log, drawn=drawn)
+    try:
+        with pinned_epoch(_pinned_epoch(p.manifest, p.table, p.rendered)):
+            run_mkdocs(project, docs, new_site, nav, jobs=max(1, jobs or default_jobs()))
+        drawn[0].finish()  # the SVGs, drawn meanwhile: MkDocs copied the rest of docs/charts/
+    finally:
+        drawn[0].cancel()
+    charts = docs / "charts"
+    for svg in sorted(charts.glob("*.svg")) if charts.is_dir() else []:
+        shutil.copy2(svg, new_site / "charts" / svg.name)
     if keep_docs is not None:
         shutil.copytree(docs, keep_docs, dirs_exist_ok=True)
-    with pinned_epoch(_pinned_epoch(p.manifest, p.table, p.rendered)):
-        run_mkdocs(project, docs, new_site, nav, jobs=max(1, jobs or default_jobs()))
     finish_site(p, new_site)
     return nav
 
