@@ -27,10 +27,15 @@ KEY_BYTES = 32
 _MAC_BYTES = hashlib.sha256().digest_size
 
 
+def user_cache_dir() -> Path:
+    """``$XDG_CACHE_HOME/gpu-insights`` (default ``~/.cache/gpu-insights``): shared by every publication."""
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "gpu-insights"
+
+
 def key_path() -> Path:
     """Where the signing key of this user is kept."""
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "gpu-insights" / "cache-key"
+    return user_cache_dir() / "cache-key"
 
 
 def _usable(path: Path) -> bytes | None:

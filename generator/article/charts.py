@@ -14,7 +14,6 @@ import contextlib
 import dataclasses
 import inspect
 import math
-import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -36,7 +35,7 @@ from generator.article.functions import Library
 from generator.article.queries import Group
 from generator.data.table import entry_round
 from generator.errors import LookupFailed
-from generator.signing import read_signed, write_signed
+from generator.signing import read_signed, user_cache_dir, write_signed
 
 
 @dataclass
@@ -71,10 +70,17 @@ def make_chart(
         raise LookupFailed(
             f"chart {kind!r} takes no {', '.join(f'{k}=' for k in unknown)} (it takes {known} and caption=)"
         )
+    cache = lib.chart_cache
+    key = cache.key(kind, args, kw, caption, lib.table) if cache is not None else ""
+    kept = cache.get(key) if key else None
+    if isinstance(kept, Chart):
+        return kept
     made = maker(lib, *args, **kw)
     if caption is not None:
         made.spec["description"] = str(caption)
         made = dataclasses.replace(made, caption=str(caption))
+    if key:
+        cache.put(key, made)
     return made
 
 
@@ -498,18 +504,6 @@ def _value(f: Figure) -> dict[str, Any]:
 
 #: bundles shipped with the package, one per vl-convert version (``vega-bundle-<version>.js``)
 ASSETS = Path(__file__).resolve().parents[1] / "assets"
-
-
-def preload() -> None:
-    """Import altair now: workers forked afterwards share it instead of each paying the ~0.35 s
-    import for its first chart (the SVGs are drawn in a process of their own)."""
-    _ = alt.Chart
-
-
-def user_cache_dir() -> Path:
-    """``$XDG_CACHE_HOME/gpu-insights`` (default ``~/.cache/gpu-insights``): shared by every publication."""
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "gpu-insights"
 
 
 def vega_bundle_name() -> str:

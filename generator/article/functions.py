@@ -74,10 +74,12 @@ class Prices:
 class Library(Queries):
     """Functions bound to one results table; ``namespace()`` is what templates see."""
 
-    def __init__(self, table: ResultsTable, manifest: Manifest, prices: Prices) -> None:
+    def __init__(self, table: ResultsTable, manifest: Manifest, prices: Prices, chart_cache: Any = None) -> None:
         self.table = table
         self.manifest = manifest
         self.prices = prices
+        #: charts of earlier builds (:class:`generator.site.cache.ChartCache`), when the build keeps them
+        self.chart_cache = chart_cache
 
     #: the names templates see
     NAMES = (

@@ -26,7 +26,6 @@ from pathlib import Path
 from types import FrameType
 from typing import Any, Protocol
 
-from generator.article import charts
 from generator.article.frontmatter import load_article
 from generator.article.render import Rendered, Renderer
 from generator.errors import GpuInsightsError
@@ -203,8 +202,8 @@ def render_articles(
             todo.append(i)
     if todo:  # what every worker would otherwise build for itself
         renderer.lib.table.prepare_queries()
-        if any("chart(" in paths[i].read_text("utf-8", errors="replace") for i in todo):
-            charts.preload()
+        # altair is imported by a worker on its first chart not in the chart cache, not here:
+        # an edit to an article's prose then imports it nowhere
     reported = 0
 
     def report() -> None:

@@ -37,6 +37,7 @@ from generator.errors import BuildError, TemplateError
 from generator.project import DATA_FILES, Project, check_article_file, markdown_under
 from generator.site import reuse
 from generator.site.cache import (
+    ChartCache,
     CheckCache,
     RenderCache,
     cached_table,
@@ -240,7 +241,8 @@ def prepare(
     )
     for rep in table.reports:
         log(rep.summary_line())
-    lib = Library(table, manifest, Prices.load(project.data_file("prices.toml")))
+    charts = ChartCache(cache_dir / "charts", render_cache_key(project, results)) if cache_dir else None
+    lib = Library(table, manifest, Prices.load(project.data_file("prices.toml")), chart_cache=charts)
     # made before the workers fork, which share it and check each article they render
     checker = make_checker(project, manifest, table, sample=sample)
     checked: dict[Path, Any] = {}
@@ -367,14 +369,16 @@ def write_site(
     return nav
 
 
-def render_cache(project: Project, results: Path | None, cache_dir: Path | None = None) -> RenderCache:
-    """The render cache of a publication, keyed by the code, its data files, the results kind and
-    its name (footnotes say who derived the metrics)."""
+def render_cache_key(project: Project, results: Path | None) -> str:
+    """What every rendering depends on: the code, the data files, the results kind and the
+    publication's name (footnotes say who derived the metrics)."""
     name = load_publication(project.mkdocs_yml).name
-    static = (
-        f"{code_version()}|{files_digest([project.data_file(n) for n in DATA_FILES])}|{results is None}|{name}"
-    )
-    return RenderCache(cache_dir or project.root / ".cache" / "render", static)
+    return f"{code_version()}|{files_digest([project.data_file(n) for n in DATA_FILES])}|{results is None}|{name}"
+
+
+def render_cache(project: Project, results: Path | None, cache_dir: Path | None = None) -> RenderCache:
+    """The render cache of a publication (see :func:`render_cache_key`)."""
+    return RenderCache(cache_dir or project.root / ".cache" / "render", render_cache_key(project, results))
 
 
 def build(
