@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
+import json
 import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from generator.errors import ManifestError
+from generator.errors import GpuInsightsError, ManifestError
 from generator.project import DEFAULTS_DIR, data_file
 
 #: the packaged defaults (never the checkout the package happens to be installed from)
@@ -282,6 +283,23 @@ def read_toml(path: Path) -> dict[str, Any]:
         raise ManifestError(f"{path}: invalid TOML: {exc}") from None
     except OSError as exc:
         raise ManifestError(f"{path}: cannot read it: {exc.strerror or exc}") from None
+
+
+def read_json(path: Path, error: type[GpuInsightsError] = ManifestError) -> Any:
+    """A JSON file; every way it can be unreadable (not UTF-8, invalid or too deeply nested JSON,
+    an integer of more digits than Python converts, a folder) is an *error* naming it."""
+    try:
+        return json.loads(path.read_bytes().decode("utf-8"))
+    except json.JSONDecodeError as exc:
+        raise error(f"{path}: line {exc.lineno} column {exc.colno}: invalid JSON: {exc.msg}") from None
+    except UnicodeDecodeError as exc:
+        raise error(f"{path}: not UTF-8 text: {exc.reason} at byte {exc.start}") from None
+    except RecursionError:
+        raise error(f"{path}: invalid JSON: arrays or objects nested too deeply") from None
+    except ValueError as exc:  # a number of more digits than Python converts
+        raise error(f"{path}: invalid JSON: {exc}") from None
+    except OSError as exc:
+        raise error(f"{path}: cannot read it: {exc.strerror or exc}") from None
 
 
 def _expect(path: Path, where: str, value: Any, kind: type | tuple[type, ...], what: str) -> Any:

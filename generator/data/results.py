@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import csv
 import functools
-import json
 import math
 import re
 from collections.abc import Iterable, Iterator
@@ -27,7 +26,7 @@ from typing import Any
 
 import pandas as pd
 
-from generator.data.manifest import Manifest, Round, normalize_version
+from generator.data.manifest import Manifest, Round, normalize_version, read_json
 from generator.errors import DataError
 
 #: The normalized schema, in column order.
@@ -182,18 +181,7 @@ class _Problems:
 
 
 def _read_json(path: Path) -> list[_Raw]:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        raise DataError(f"{path}: not UTF-8 text: {exc}") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise DataError(f"{path}: line {exc.lineno} column {exc.colno}: invalid JSON: {exc.msg}") from None
-    except RecursionError:
-        raise DataError(f"{path}: invalid JSON: arrays or objects nested too deeply") from None
-    except ValueError as exc:  # e.g. an integer of more digits than Python converts
-        raise DataError(f"{path}: invalid JSON: {exc}") from None
+    data = read_json(path, DataError)
     if isinstance(data, dict):
         # some exports wrap the list: {"results": [...]}
         lists = [v for v in data.values() if isinstance(v, list)]

@@ -8,12 +8,12 @@ the first cell of each row (``sources/<slug>.md`` holds the rendered Markdown).
 
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from generator.data.manifest import read_json
 from generator.errors import GpuInsightsError
 
 Key = tuple[str, int, int]
@@ -44,20 +44,7 @@ def load_ledger(path: Path) -> tuple[list[dict[str, Any]], Path | None]:
     f = p / "figures.json" if p.is_dir() else p
     if not f.is_file():
         raise GpuInsightsError(f"{p}: no figures.json (give a built site folder or its figures.json)")
-    try:
-        data = json.loads(f.read_bytes().decode("utf-8"))
-    except json.JSONDecodeError as exc:
-        raise GpuInsightsError(
-            f"{f}: line {exc.lineno} column {exc.colno}: invalid JSON: {exc.msg}"
-        ) from None
-    except UnicodeDecodeError as exc:
-        raise GpuInsightsError(f"{f}: not UTF-8 text: {exc.reason} at byte {exc.start}") from None
-    except RecursionError:
-        raise GpuInsightsError(f"{f}: invalid JSON: arrays or objects nested too deeply") from None
-    except ValueError as exc:  # a number of more digits than Python converts
-        raise GpuInsightsError(f"{f}: invalid JSON: {exc}") from None
-    except OSError as exc:
-        raise GpuInsightsError(f"{f}: cannot read it: {exc.strerror or exc}") from None
+    data = read_json(f, GpuInsightsError)
     if not isinstance(data, list):
         raise GpuInsightsError(f"{f}: expected a list of figures")
     for i, row in enumerate(data):
