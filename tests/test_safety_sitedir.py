@@ -24,6 +24,7 @@ from generator.site.sitedir import FAILPOINT_ENV, MARKER, NO_EXCHANGE_ENV
 
 from .conftest import ROOT, TINY_ROWS, write_results
 from .test_build import GOLDEN, quiet
+from .test_workers import gone
 
 
 @pytest.fixture()
@@ -216,6 +217,25 @@ def _complete(site: Path) -> dict[str, bytes]:
     return {k: v for k, v in snapshot(site).items() if not k.startswith("sources/")}
 
 
+def descendants(pid: int) -> set[int]:
+    """The processes under *pid* (from /proc), however deep."""
+    parents: dict[int, int] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        parents[int(stat.parent.name)] = int(fields[1])
+    out: set[int] = set()
+    todo = [pid]
+    while todo:
+        p = todo.pop()
+        kids = {c for c, pp in parents.items() if pp == p} - out
+        out |= kids
+        todo.extend(kids)
+    return out
+
+
 def test_a_build_killed_at_any_point_leaves_a_complete_site_and_the_next_build_succeeds(
     repo: Path,
 ) -> None:
@@ -239,8 +259,11 @@ def test_a_build_killed_at_any_point_leaves_a_complete_site_and_the_next_build_s
         try:
             proc.wait(timeout=delay)
         except subprocess.TimeoutExpired:
+            workers = descendants(proc.pid)
             proc.kill()
             proc.wait()
+            # its workers (render, MkDocs, SVG drawing) end with it: none keeps the lock
+            assert gone(workers) == set(), (env, delay)
         portable_gap = env == {FAILPOINT_ENV: "between-renames", NO_EXCHANGE_ENV: "1"}
         # only the portable swap (no renameat2) has a moment without site/; the next build restores it
         after_kill = None if portable_gap and not site.exists() else _complete(site)
@@ -249,6 +272,38 @@ def test_a_build_killed_at_any_point_leaves_a_complete_site_and_the_next_build_s
         assert rebuilt != before
         assert after_kill in ((None,) if portable_gap else ()) + (before, rebuilt), (env, delay)
         assert [p.name for p in repo.iterdir() if ".tmp-" in p.name] == [], (env, delay)
+
+
+def _cmdline(pid: int) -> bytes:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return b""
+
+
+PHASES = {
+    "rendering": lambda kids: any(b"gpu-insights" in _cmdline(k) for k in kids),
+    "drawing SVGs": lambda kids: any(b"svgdraw" in _cmdline(k) for k in kids),
+    "MkDocs in workers": lambda kids: sum(b"gpu-insights" in _cmdline(k) for k in kids) >= 2,
+}
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+@pytest.mark.parametrize("phase", list(PHASES))
+def test_a_killed_builds_workers_end_with_it_and_the_next_build_runs(repo: Path, phase: str) -> None:
+    """Killed while its workers run, a build leaves none behind (one blocked on its pipe kept
+    the lock, and every later build was refused as concurrent)."""
+    cmd = [_cli(), "build", "--results", "results", "--site-dir", "site", "--no-cache", "--jobs", "2"]
+    with subprocess.Popen(cmd, cwd=repo, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) as proc:
+        kids: set[int] = set()
+        while proc.poll() is None and not PHASES[phase](kids):
+            time.sleep(0.01)
+            kids = descendants(proc.pid)
+        assert proc.poll() is None, f"the build ended before {phase}"
+        proc.kill()
+    assert gone(kids) == set()
+    out = subprocess.run(cmd, cwd=repo, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
 
 
 @pytest.mark.parametrize("name", ["index", "changes"])

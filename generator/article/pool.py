@@ -29,7 +29,7 @@ from typing import Any, Protocol
 from generator.article.frontmatter import load_article
 from generator.article.render import Rendered, Renderer
 from generator.errors import GpuInsightsError
-from generator.workers import default_jobs
+from generator.workers import default_jobs, die_with_parent
 
 GRACE_SECONDS = 5.0  # after the limit, the parent kills a worker that did not stop itself
 
@@ -109,8 +109,11 @@ def _render_one(renderer: Renderer, path: Path, after: Callable[[Rendered], Any]
         table.touched = None
 
 
-def _serve(conn: Connection, renderer: Renderer, after: Callable[[Rendered], Any] | None) -> None:
+def _serve(
+    conn: Connection, renderer: Renderer, after: Callable[[Rendered], Any] | None, parent: int
+) -> None:
     """Worker body: render each article path the parent sends, until it sends None."""
+    die_with_parent(parent)
     while True:
         try:
             path = conn.recv()
@@ -128,7 +131,7 @@ class _Worker:
     def __init__(self, renderer: Renderer, after: Callable[[Rendered], Any] | None) -> None:
         ctx = mp.get_context("fork")
         self.conn, child = ctx.Pipe(duplex=True)
-        self.proc = ctx.Process(target=_serve, args=(child, renderer, after), daemon=True)
+        self.proc = ctx.Process(target=_serve, args=(child, renderer, after, os.getpid()), daemon=True)
         # objects that exist now are shared with the worker: keep its garbage collector off
         # them, or it touches (and so copies) every page of the parent
         gc.freeze()

@@ -6,7 +6,7 @@ writing pages and running MkDocs on the other core; it collects the SVGs at the 
 SVG is kept in the cache by a hash of its spec, signed (:mod:`generator.signing`), so an
 unchanged chart is never drawn twice and a tampered one is drawn again.
 
-The drawing process imports only this module, vl-convert and the signing module.
+The drawing process imports only this module, vl-convert, and the signing and workers modules.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import os
 import subprocess
 import sys
 import tempfile
@@ -22,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from generator.errors import BuildError
 from generator.signing import read_signed, write_signed
+from generator.workers import die_with_parent
 
 if TYPE_CHECKING:
     import vl_convert as vlc
@@ -66,7 +68,7 @@ class Drawing:
         self.payload: Path | None = None
         if not jobs:
             return
-        payload = {"cache": str(cache_dir) if cache_dir else None, "jobs": [[s, str(d)] for s, d in jobs]}
+        payload = {"parent": os.getpid(), "cache": str(cache_dir) if cache_dir else None, "jobs": [[s, str(d)] for s, d in jobs]}
         with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False, encoding="utf-8") as fh:
             json.dump(payload, fh)
         self.payload = Path(fh.name)
@@ -104,9 +106,10 @@ class Drawing:
 
 
 def main() -> None:
-    """The drawing process: ``{"cache": dir|null, "jobs": [[spec, destination], ...]}`` in the file
-    named by its argument."""
+    """The drawing process: ``{"parent": pid, "cache": dir|null, "jobs": [[spec, destination], ...]}``
+    in the file named by its argument; it ends with the build that started it."""
     payload = json.loads(Path(sys.argv[1]).read_text("utf-8"))
+    die_with_parent(payload["parent"])
     cache = Path(payload["cache"]) if payload["cache"] else None
     for spec, dest in payload["jobs"]:
         try:

@@ -11,6 +11,7 @@ import difflib
 import functools
 import hashlib
 import multiprocessing as mp
+import os
 from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
@@ -31,7 +32,7 @@ from generator.data.results import (
     version_key,
 )
 from generator.errors import LookupFailed, MissingRound
-from generator.workers import default_jobs
+from generator.workers import default_jobs, die_with_parent
 
 T = TypeVar("T")
 
@@ -142,7 +143,8 @@ def _in_parallel(read: Callable[[str], T], versions: list[str]) -> list[T]:
     if cores < 2:
         return [read(v) for v in versions]
     ctx = mp.get_context("fork")
-    with ProcessPoolExecutor(max_workers=min(cores, len(versions)), mp_context=ctx) as pool:
+    workers = min(cores, len(versions))
+    with ProcessPoolExecutor(workers, ctx, initializer=die_with_parent, initargs=(os.getpid(),)) as pool:
         return list(pool.map(read, versions))
 
 

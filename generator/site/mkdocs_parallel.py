@@ -27,6 +27,7 @@ import contextlib
 import gc
 import logging
 import multiprocessing as mp
+import os
 import pickle
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -45,6 +46,7 @@ from mkdocs.structure.nav import Navigation, get_navigation
 from mkdocs.structure.pages import Page
 
 from generator.signing import read_signed, user_cache_dir, write_signed
+from generator.workers import die_with_parent
 
 log = logging.getLogger("mkdocs.commands.build")
 T = TypeVar("T")
@@ -92,7 +94,7 @@ def _replay(records: list[_Record]) -> None:
 def _in_workers(task: Callable[[int], T], count: int, jobs: int, state: dict[str, Any]) -> list[T]:
     """``task(i)`` for i in range(count), in forked workers that see *state*; in order."""
     _STATE.clear()
-    _STATE.update(state, task=task)
+    _STATE.update(state, task=task, parent=os.getpid())
     ctx = mp.get_context("fork")
     gc.freeze()  # the workers' collector then leaves the parent's objects (and their pages) alone
     try:
@@ -106,6 +108,7 @@ def _in_workers(task: Callable[[int], T], count: int, jobs: int, state: dict[str
 
 
 def _init_worker() -> None:
+    die_with_parent(_STATE["parent"])
     _STATE["capture"] = _capturing()
 
 
