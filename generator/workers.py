@@ -4,14 +4,24 @@ workers would otherwise keep its lock, and every later build would be refused)."
 
 from __future__ import annotations
 
+import gc
+import multiprocessing as mp
 import os
 import signal
 import sys
 import threading
+from collections.abc import Callable, Iterator
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
 #: how often a worker without prctl looks whether its parent is still there
 POLL_SECONDS = 0.5
+
+
+#: what a forked worker of :func:`forked_map` runs: set by the parent just before forking
+_TASK: dict[str, Any] = {}
 
 
 def default_jobs() -> int:
@@ -45,3 +55,46 @@ def _watch(parent: int) -> None:
     while not event.wait(POLL_SECONDS):
         if os.getppid() != parent:
             os._exit(1)
+
+
+def forked_map(
+    task: Callable[[int], T],
+    count: int,
+    jobs: int,
+    *,
+    initializer: Callable[[], None] | None = None,
+    chunk: int = 8,
+) -> Iterator[T]:
+    """``task(i)`` for i in range(count), in *jobs* forked workers that see everything the
+    parent holds when the first result is asked for (nothing is pickled but the results); in
+    order, each as soon as it is there, so the parent handles one while the workers make the
+    next ones and holds a chunk of results at a time. One job runs in this process."""
+    if jobs <= 1:
+        if initializer is not None:
+            initializer()
+        yield from (task(i) for i in range(count))
+        return
+    _TASK.clear()
+    _TASK.update(task=task, initializer=initializer, parent=os.getpid())
+    gc.freeze()  # the workers' collector then leaves the parent's objects (and their pages) alone
+    try:
+        pool = mp.get_context("fork").Pool(min(jobs, count), initializer=_init_worker)
+    finally:
+        gc.unfreeze()
+    try:
+        with pool:
+            chunks = (range(s, min(count, s + chunk)) for s in range(0, count, chunk))
+            for results in pool.imap(_run_chunk, chunks):
+                yield from results
+    finally:
+        _TASK.clear()
+
+
+def _init_worker() -> None:
+    die_with_parent(_TASK["parent"])
+    if _TASK["initializer"] is not None:
+        _TASK["initializer"]()
+
+
+def _run_chunk(indexes: range) -> list[Any]:
+    return [_TASK["task"](i) for i in indexes]

@@ -38,21 +38,23 @@ def _files(site: Path) -> dict[str, bytes]:
     return {str(p.relative_to(site)): p.read_bytes() for p in sorted(site.rglob("*")) if p.is_file()}
 
 
+@pytest.mark.parametrize("jobs", [1, 2])
 def test_parallel_mkdocs_writes_the_same_bytes_as_mkdocs_build(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, jobs: int
 ) -> None:
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
     monkeypatch.setattr(mkdocs_parallel, "CHUNK", 1)  # one page per task: pages cross workers
     mk_build.build(_config(tmp_path, "stock"))
-    mkdocs_parallel.build(_config(tmp_path, "parallel"), jobs=2)
+    mkdocs_parallel.build(_config(tmp_path, "parallel"), jobs=jobs)
     stock, parallel = _files(tmp_path / "site-stock"), _files(tmp_path / "site-parallel")
     assert "search/search_index.json" in stock and "notes/n.html" in stock
     assert parallel.keys() == stock.keys()
     assert [k for k in stock if stock[k] != parallel[k]] == []
 
 
+@pytest.mark.parametrize("jobs", [1, 2])
 def test_parallel_mkdocs_counts_a_workers_warning_in_strict_mode(
-    tmp_path: Path, caplog: pytest.LogCaptureFixture
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, jobs: int
 ) -> None:
     bad = {"two.md": "# Two\n\nA [broken link](missing.md).\n"}
     with caplog.at_level(logging.WARNING, logger="mkdocs"), pytest.raises(Abort) as stock:
@@ -60,15 +62,16 @@ def test_parallel_mkdocs_counts_a_workers_warning_in_strict_mode(
     stock_warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
     caplog.clear()
     with caplog.at_level(logging.WARNING, logger="mkdocs"), pytest.raises(Abort) as parallel:
-        mkdocs_parallel.build(_config(tmp_path, "parallel", strict=True, **bad), jobs=2)
+        mkdocs_parallel.build(_config(tmp_path, "parallel", strict=True, **bad), jobs=jobs)
     parallel_warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
     assert str(parallel.value) == str(stock.value) == "Aborted with 1 warnings in strict mode!"
     assert parallel_warnings == stock_warnings
     assert "contains a link 'missing.md', but the target is not found" in parallel_warnings[0]
 
 
+@pytest.mark.parametrize("jobs", [1, 2])
 def test_parallel_mkdocs_fails_on_a_page_as_mkdocs_build_does(
-    tmp_path: Path, caplog: pytest.LogCaptureFixture
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, jobs: int
 ) -> None:
     broken = {"two.md": "---\ntemplate: no-such.html\n---\n# Two\n"}
     with caplog.at_level(logging.ERROR, logger="mkdocs"), pytest.raises(Exception) as stock:
@@ -76,7 +79,7 @@ def test_parallel_mkdocs_fails_on_a_page_as_mkdocs_build_does(
     stock_errors = [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
     caplog.clear()
     with caplog.at_level(logging.ERROR, logger="mkdocs"), pytest.raises(Exception) as parallel:
-        mkdocs_parallel.build(_config(tmp_path, "parallel", **broken), jobs=2)
+        mkdocs_parallel.build(_config(tmp_path, "parallel", **broken), jobs=jobs)
     parallel_errors = [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
     assert type(parallel.value) is type(stock.value)  # jinja2's TemplateNotFound, raised again
     assert parallel_errors == stock_errors

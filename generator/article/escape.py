@@ -16,7 +16,7 @@ import unicodedata
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 #: characters that start Markdown or attribute-list markup, escaped with a backslash
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]|])")
-_HTML = {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;"}
+_HTML = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;"})
 
 
 class DataText(str):
@@ -37,6 +37,8 @@ def clean(text: str) -> str:
     >>> clean("8x B300\\n\\x00(rev 2)")
     '8x B300 (rev 2)'
     """
+    if text.isascii() and text.isprintable():  # the common case: nothing to do
+        return text
     text = _CONTROL.sub(lambda m: " " if m.group(0) in "\t\n\r" else "", text)
     return unicodedata.normalize("NFC", text)
 
@@ -49,7 +51,7 @@ def md(text: str) -> str:
     >>> md('[x](javascript:alert(1)) | 8x_B300')
     '\\\\[x\\\\](javascript:alert(1)) \\\\| 8x\\\\_B300'
     """
-    text = "".join(_HTML.get(c, c) for c in clean(str(text)))
+    text = clean(str(text)).translate(_HTML)
     return _MD_SPECIAL.sub(r"\\\1", text)
 
 
@@ -61,7 +63,7 @@ def attr(text: str) -> str:
 #: what Markdown reads inside a raw HTML tag before it sets the tag aside: links and images
 #: ([..](..), [..][..]), code spans, backslash escapes; and what splits a table row or opens an
 #: attribute list. Emphasis runs after raw tags are set aside, so * and _ stay as they are.
-_MD_IN_ATTR = {c: f"&#{ord(c)};" for c in "\\`[]()!|{}"}
+_MD_IN_ATTR = str.maketrans({c: f"&#{ord(c)};" for c in "\\`[]()!|{}"})
 
 
 def md_attr(text: str) -> str:
@@ -72,7 +74,7 @@ def md_attr(text: str) -> str:
     >>> md_attr('deepseek-r1[a](y/onmouseover=alert(2)//)')
     'deepseek-r1&#91;a&#93;&#40;y/onmouseover=alert&#40;2&#41;//&#41;'
     """
-    return "".join(_MD_IN_ATTR.get(c, c) for c in attr(text))
+    return attr(text).translate(_MD_IN_ATTR)
 
 
 def safe_url(url: str) -> str | None:

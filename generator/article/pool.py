@@ -13,6 +13,7 @@ the number of workers, so output is identical for ``--jobs 1`` and ``--jobs N``.
 from __future__ import annotations
 
 import gc
+import io
 import multiprocessing as mp
 import os
 import pickle
@@ -28,6 +29,7 @@ from typing import Any, Protocol
 
 from generator.article.frontmatter import load_article
 from generator.article.render import Rendered, Renderer
+from generator.data.table import ResultsTable, Row
 from generator.errors import GpuInsightsError
 from generator.workers import default_jobs, die_with_parent
 
@@ -95,7 +97,7 @@ def _render_one(renderer: Renderer, path: Path, after: Callable[[Rendered], Any]
         deps = table.fingerprint(table.touched)
         signal.setitimer(signal.ITIMER_REAL, 0)
         extra = _after(after, rendered)
-        return pickle.dumps(("ok", rendered, deps, extra), protocol=pickle.HIGHEST_PROTOCOL)
+        return _dumps(("ok", rendered, deps, extra), table)
     except RenderTimeout as exc:  # "fatal": stopped anywhere, the worker is not reused
         return pickle.dumps(("fatal", exc.message, {}, None))
     except GpuInsightsError as exc:
@@ -107,6 +109,51 @@ def _render_one(renderer: Renderer, path: Path, after: Callable[[Rendered], Any]
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         table.touched = None
+
+
+class _RowPickler(pickle.Pickler):
+    """Pickles the table's own rows as their positions (the parent has the same table): an
+    outcome is smaller, and the parent keeps one copy of each row, not one per article."""
+
+    def __init__(self, file: io.BytesIO, table: ResultsTable) -> None:
+        super().__init__(file, protocol=pickle.HIGHEST_PROTOCOL)
+        self.table = table
+        self.positions: list[int] = []
+
+    def persistent_id(self, obj: Any) -> int | None:
+        if type(obj) is Row:
+            p = self.table.position_of(obj)
+            if p is not None:
+                self.positions.append(p)
+                return p
+        return None
+
+
+class _RowUnpickler(pickle.Unpickler):
+    def __init__(self, file: io.BytesIO, rows: dict[int, Row]) -> None:
+        super().__init__(file)
+        self.rows = rows
+
+    def persistent_load(self, pid: Any) -> Row:
+        return self.rows[pid]
+
+
+def _dumps(outcome: tuple[str, Any, dict[str, str], Any], table: ResultsTable) -> bytes:
+    buf = io.BytesIO()
+    pickler = _RowPickler(buf, table)
+    pickler.dump(outcome)
+    return pickle.dumps((sorted(set(pickler.positions)), buf.getvalue()), protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def _loads(blob: bytes, table: ResultsTable) -> tuple[str, Any, dict[str, str], Any]:
+    """What :func:`_dumps` (or a plain ``pickle.dumps``, for errors) made in the worker."""
+    data = pickle.loads(blob)
+    if isinstance(data[0], str):
+        return data  # type: ignore[no-any-return]
+    positions, payload = data
+    rows = dict(zip(positions, table.rows_at(positions), strict=True))  # made in one batch
+    result: tuple[str, Any, dict[str, str], Any] = _RowUnpickler(io.BytesIO(payload), rows).load()
+    return result
 
 
 def _serve(
@@ -141,6 +188,7 @@ class _Worker:
             gc.unfreeze()  # the parent's own collector still frees them (`serve` builds again and again)
         child.close()
         self.limit = renderer.limits.seconds
+        self.table = renderer.lib.table
         self.index = -1
         self.path = Path()
         self.start = self.deadline = 0.0
@@ -154,8 +202,7 @@ class _Worker:
     def collect(self) -> tuple[str, Any, dict[str, str], Any]:
         """The outcome of the article it was given; an error outcome if the worker died."""
         try:
-            result: tuple[str, Any, dict[str, str], Any] = pickle.loads(self.conn.recv_bytes())
-            return result
+            return _loads(self.conn.recv_bytes(), self.table)
         except (EOFError, OSError):
             self.proc.join()
             code = self.proc.exitcode

@@ -169,6 +169,7 @@ class ResultsTable:
     ) -> None:
         self.df = df.reset_index(drop=True)
         self._records: dict[int, Row] = {}  # Row of each table position, made on first use
+        self._position: dict[int, int] = {}  # id() of each of those rows → its position
         self._rounds: list[str] | None = None
         self._by_entry: dict[str, np.ndarray] | None = None
         self._selected: dict[object, pd.DataFrame] = {}  # the table never changes after loading
@@ -241,8 +242,19 @@ class ResultsTable:
             # column by column (tolist gives Python values): several times faster than records
             columns = [part[f].tolist() for f in Row.__dataclass_fields__]
             for p, values in zip(missing, zip(*columns, strict=True), strict=True):
-                recs[p] = Row(*values)
+                recs[p] = row = Row(*values)
+                self._position[id(row)] = p
         return [recs[p] for p in positions]
+
+    def rows_at(self, positions: Iterable[int]) -> list[Row]:
+        """The rows at these table positions (see :meth:`position_of`)."""
+        return self._rows_at(positions)
+
+    def position_of(self, row: object) -> int | None:
+        """The table position of *row* when it is one of this table's own rows, else None: a
+        process forked from the one that loaded the table sends positions, not rows."""
+        p = self._position.get(id(row))
+        return p if p is not None and self._records.get(p) is row else None
 
     def prepare_queries(self) -> None:
         """Build the query index now (before forking workers, which then share it instead of

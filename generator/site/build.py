@@ -46,9 +46,9 @@ from generator.site.cache import (
     results_digest,
 )
 from generator.site.mkdocs_build import pinned_epoch, run_mkdocs
-from generator.site.pages import REVIEW_META, fallback_spec, load_publication, site_nav, site_pages, titled
+from generator.site.pages import REVIEW_META, fallback_spec, load_publication, page_makers, site_nav, titled
 from generator.site.sitedir import SiteDir, guarded_folders
-from generator.workers import default_jobs
+from generator.workers import default_jobs, forked_map
 
 Log = Callable[[str], None]
 
@@ -156,21 +156,28 @@ def write_docs(
     p: Prepared,
     extra_pages: dict[str, str],
     cache_dir: Path | None = None,
+    jobs: int = 1,
 ) -> Drawing:
-    """Every page of the site as Markdown in *docs*, with the charts' specs and the Vega bundle;
-    their SVG fallbacks are being drawn (into *docs*) by the :class:`Drawing` returned."""
+    """Every page of the site as Markdown in *docs* (the generated ones made and written by
+    *jobs* worker processes), with the charts' specs and the Vega bundle; their SVG fallbacks
+    are being drawn (into *docs*) by the :class:`Drawing` returned."""
     from generator.article.charts import vega_bundle  # altair: slow to import
 
     for d in ("charts", "assets", "data"):
         (docs / d).mkdir(parents=True, exist_ok=True)
-    pages = site_pages(p.rendered, p.table, p.manifest, p.sample, p.findings)
-    pages.update(
-        {k: titled(v, **(REVIEW_META if k.startswith("review/") else {})) for k, v in extra_pages.items()}
-    )
-    for name, text in pages.items():
-        path = docs / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
+    extras = {k: titled(v, **(REVIEW_META if k.startswith("review/") else {})) for k, v in extra_pages.items()}
+    makers = [m for m in page_makers(p.rendered, p.table, p.manifest, p.sample, p.findings) if m[0] not in extras]
+    for name in {n for n, _ in makers} | set(extras):
+        (docs / name).parent.mkdir(parents=True, exist_ok=True)
+
+    def write(i: int) -> None:
+        name, make = makers[i]
+        (docs / name).write_text(make(), encoding="utf-8")
+
+    for _ in forked_map(write, len(makers), jobs):
+        pass
+    for name, text in extras.items():
+        (docs / name).write_text(text, encoding="utf-8")
     drawings = []
     for r in p.rendered:
         for ch in r.charts:
@@ -310,7 +317,14 @@ def _changes_page(p: Prepared, baseline: Path, work: Path, log: Log) -> str:
 
 
 def stage_docs(
-    project: Project, p: Prepared, work: Path, *, baseline: Path | None, log: Log, drawn: list[Drawing] | None = None
+    project: Project,
+    p: Prepared,
+    work: Path,
+    *,
+    baseline: Path | None,
+    log: Log,
+    drawn: list[Drawing] | None = None,
+    jobs: int = 1,
 ) -> list[dict[str, Any]]:
     """Write every page into ``work/docs``; return the site's navigation. The charts' SVGs are
     drawn before it returns, or, given a *drawn* list, while the caller goes on (it finishes them)."""
@@ -320,7 +334,7 @@ def stage_docs(
     pages["review/placeholders.md"] = placeholders_markdown(Library.namespace_functions())
     if baseline is not None:
         pages["changes.md"] = _changes_page(p, baseline, work, log)
-    drawing = write_docs(work / "docs", p, pages, project.root / ".cache")
+    drawing = write_docs(work / "docs", p, pages, project.root / ".cache", jobs)
     if drawn is None:
         drawing.finish()
     else:
@@ -334,9 +348,9 @@ def finish_site(p: Prepared, site: Path) -> None:
     sources.mkdir(exist_ok=True)
     for r in p.rendered:
         (sources / f"{r.article.slug}.md").write_text(r.markdown, encoding="utf-8")
-    (site / "figures.json").write_text(
-        json.dumps(p.ledger, indent=1, ensure_ascii=False, sort_keys=True) + "\n", encoding="utf-8"
-    )
+    with (site / "figures.json").open("w", encoding="utf-8") as fh:  # streamed: never whole in memory
+        json.dump(p.ledger, fh, indent=1, ensure_ascii=False, sort_keys=True)
+        fh.write("\n")
 
 
 def write_site(
@@ -353,10 +367,11 @@ def write_site(
     return the site's navigation."""
     docs, new_site = work / "docs", work / "site"
     drawn: list[Drawing] = []
-    nav = stage_docs(project, p, work, baseline=baseline, log=log, drawn=drawn)
+    jobs = max(1, jobs or default_jobs())
+    nav = stage_docs(project, p, work, baseline=baseline, log=log, drawn=drawn, jobs=jobs)
     try:
         with pinned_epoch(_pinned_epoch(p.manifest, p.table, p.rendered)):
-            run_mkdocs(project, docs, new_site, nav, jobs=max(1, jobs or default_jobs()))
+            run_mkdocs(project, docs, new_site, nav, jobs=jobs)
         drawn[0].finish()  # the SVGs, drawn meanwhile: MkDocs copied the rest of docs/charts/
     finally:
         drawn[0].cancel()

@@ -24,10 +24,7 @@ supported (no ``--dirty``, no ``serve`` drafts): ``mkdocs serve`` keeps MkDocs' 
 from __future__ import annotations
 
 import contextlib
-import gc
 import logging
-import multiprocessing as mp
-import os
 import pickle
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -46,7 +43,7 @@ from mkdocs.structure.nav import Navigation, get_navigation
 from mkdocs.structure.pages import Page
 
 from generator.signing import read_signed, user_cache_dir, write_signed
-from generator.workers import die_with_parent
+from generator.workers import forked_map
 
 log = logging.getLogger("mkdocs.commands.build")
 T = TypeVar("T")
@@ -91,38 +88,26 @@ def _replay(records: list[_Record]) -> None:
         logging.getLogger(r.name).log(r.level, r.message)
 
 
-def _in_workers(task: Callable[[int], T], count: int, jobs: int, state: dict[str, Any]) -> list[T]:
-    """``task(i)`` for i in range(count), in forked workers that see *state*; in order."""
+def _in_workers(task: Callable[[int], T], count: int, jobs: int, state: dict[str, Any]) -> Iterator[T]:
+    """``task(i)`` for i in range(count), in forked workers that see *state* (and log into a
+    capture); in order, each as soon as it is there."""
     _STATE.clear()
-    _STATE.update(state, task=task, parent=os.getpid())
-    ctx = mp.get_context("fork")
-    gc.freeze()  # the workers' collector then leaves the parent's objects (and their pages) alone
+    _STATE.update(state)
     try:
-        pool = ctx.Pool(jobs, initializer=_init_worker)
+        # one job: in this process, logging as MkDocs does; pages still streamed one by one
+        yield from forked_map(task, count, jobs, initializer=_init_worker if jobs > 1 else None, chunk=CHUNK)
     finally:
-        gc.unfreeze()
-    with pool:
-        out = [x for chunk in pool.imap(_run_chunk, _chunks(count)) for x in chunk]
-    _STATE.clear()
-    return out
+        _STATE.clear()
 
 
 def _init_worker() -> None:
-    die_with_parent(_STATE["parent"])
     _STATE["capture"] = _capturing()
 
 
-def _chunks(count: int) -> Iterator[range]:
-    for start in range(0, count, CHUNK):
-        yield range(start, min(count, start + CHUNK))
-
-
-def _run_chunk(indexes: range) -> list[Any]:
-    return [_STATE["task"](i) for i in indexes]
-
-
 def _take_records() -> list[_Record]:
-    capture: _Capture = _STATE["capture"]
+    capture: _Capture | None = _STATE.get("capture")
+    if capture is None:  # one job, in the parent: records went to their loggers already
+        return []
     records, capture.records = capture.records, []
     return records
 
@@ -347,10 +332,8 @@ def _pages(files: Files, config: MkDocsConfig) -> list[Page]:
 
 
 def build(config: MkDocsConfig, *, jobs: int) -> None:
-    """``mkdocs build`` (a full build) with page conversion and templates in *jobs* workers."""
-    if jobs <= 1:
-        mk_build.build(config)
-        return
+    """``mkdocs build`` (a full build) with page conversion and templates in *jobs* workers (one
+    job: in this process); each page is written as soon as it is made, not held to the end."""
     warning_counter = utils.CountHandler()
     warning_counter.setLevel(logging.WARNING)
     if config.strict:
@@ -383,7 +366,7 @@ def _build(config: MkDocsConfig, jobs: int) -> None:
     for template in config.extra_templates:
         mk_build._build_extra_template(template, files, config, nav)
     doc_files = files.documentation_pages(inclusion=InclusionLevel.is_included)
-    search = deferred_search(config)
+    search = deferred_search(config) if jobs > 1 else None  # in the parent: as MkDocs runs it
     contexts = _contexts(pages, doc_files, config, nav, search=search)
     state = {"pages": pages, "config": config, "env": env, "contexts": contexts, "search": search, "nav": nav}
     _write_pages(pages, config, state, jobs)

@@ -9,9 +9,10 @@ the compliance reports and the template line numbers.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import html
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -401,40 +402,67 @@ def site_pages(
     """Every generated page (name → Markdown with front matter), except reports and extras.
 
     *publication* defaults to the ``mkdocs.yml`` beside the manifest's ``data/``."""
+    return {name: make() for name, make in page_makers(rendered, table, manifest, sample, findings, publication)}
+
+
+PageMaker = Callable[[], str]
+
+
+def page_makers(
+    rendered: list[Rendered],
+    table: ResultsTable,
+    manifest: Manifest,
+    sample: bool,
+    findings: list[Finding],
+    publication: Publication | None = None,
+) -> list[tuple[str, PageMaker]]:
+    """:func:`site_pages` as (name, what makes it): each page can be made anywhere, in any
+    order (the build makes them in worker processes, which write them)."""
     pub = publication or publication_of(manifest)
     shown = published(rendered, sample)
     slugs = {r.article.slug for r in shown}
     ctx = NoteContext(manifest, _display(rendered, manifest), details_urls(table), pub.name)
     # no title in front matter: the theme titles the home page with the site's name alone
-    pages = {"index.md": index_page(shown, table, sample, pub)}
+    pages: list[tuple[str, PageMaker]] = [("index.md", lambda: index_page(shown, table, sample, pub))]
     for r in rendered:
         if r.article.slug in slugs:
-            pages[f"{r.article.slug}.md"] = article_page(r, ctx, pub)
+            pages.append((f"{r.article.slug}.md", functools.partial(article_page, r, ctx, pub)))
         mine = [f for f in findings if f.path == str(r.article.path)]
-        review = review_page(r, mine, published=r.article.slug in slugs)
-        pages[f"review/{r.article.slug}.md"] = titled(review, **REVIEW_META)
-    pages["review/index.md"] = titled(review_index(rendered, slugs), **REVIEW_META)
+        pages.append((f"review/{r.article.slug}.md", functools.partial(_review, r, mine, r.article.slug in slugs)))
+    pages.append(("review/index.md", lambda: titled(review_index(rendered, slugs), **REVIEW_META)))
     for v in table.rounds:
-        pages[f"rounds/v{v}.md"] = titled(
-            round_page(v, shown, manifest, table), description=round_description(v, table)
-        )
-        pages[f"data/v{v}.md"] = titled(
-            data_page(table, v, manifest),
-            description=f"The MLPerf® Inference v{v} results as loaded: rows per division, suite, benchmark "
-            "and scenario, and the names articles use.",
-        )
+        pages.append((f"rounds/v{v}.md", functools.partial(_round, v, shown, manifest, table)))
+        pages.append((f"data/v{v}.md", functools.partial(_data, v, manifest, table)))
     cited = by_id(b for r in shown for b in benchmarks_of(r))
     if cited:
-        pages["benchmarks/index.md"] = titled(
-            benchmarks_index(cited, manifest, table),
-            description="The MLPerf® Inference benchmarks the articles cite, with their rounds and units.",
+        desc = "The MLPerf® Inference benchmarks the articles cite, with their rounds and units."
+        pages.append(
+            ("benchmarks/index.md", lambda: titled(benchmarks_index(cited, manifest, table), description=desc))
         )
     for b in cited:
-        desc = f"MLPerf® Inference {b}: the rounds with results, their scenarios and units, and the articles citing it."
-        pages[f"benchmarks/{bench_slug(b)}.md"] = titled(
-            benchmark_page(b, shown, manifest, table), description=attr(desc)
-        )
+        pages.append((f"benchmarks/{bench_slug(b)}.md", functools.partial(_benchmark, b, shown, manifest, table)))
     return pages
+
+
+def _review(r: Rendered, findings: list[Finding], published: bool) -> str:
+    return titled(review_page(r, findings, published=published), **REVIEW_META)
+
+
+def _round(v: str, shown: list[Rendered], manifest: Manifest, table: ResultsTable) -> str:
+    return titled(round_page(v, shown, manifest, table), description=round_description(v, table))
+
+
+def _data(v: str, manifest: Manifest, table: ResultsTable) -> str:
+    return titled(
+        data_page(table, v, manifest),
+        description=f"The MLPerf® Inference v{v} results as loaded: rows per division, suite, benchmark "
+        "and scenario, and the names articles use.",
+    )
+
+
+def _benchmark(b: str, shown: list[Rendered], manifest: Manifest, table: ResultsTable) -> str:
+    desc = f"MLPerf® Inference {b}: the rounds with results, their scenarios and units, and the articles citing it."
+    return titled(benchmark_page(b, shown, manifest, table), description=attr(desc))
 
 
 def round_description(version: str, table: ResultsTable) -> str:
