@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from generator.article.figures import DERIVED_KINDS, Figure
@@ -217,7 +218,7 @@ def unit_of(block: Block, m: re.Match[str], suffix: str) -> str:
     return ""
 
 
-def entry_claims(doc: Document, block: Block, rows_by_id: dict[str, list[Row]]) -> list[Claim]:
+def entry_claims(doc: Document, block: Block, rows_by_id: Mapping[str, list[Row]]) -> list[Claim]:
     """Entry IDs typed in the text: citations of every row of that entry."""
     out = []
     smap = doc.rendered.sourcemap

@@ -11,12 +11,37 @@ gap, share), per accelerator and in total, preferring rows the same sentence cit
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
 from generator.check.claims import Claim
 from generator.check.vocabulary import Mentions
 from generator.data.table import ResultsTable, Row
+
+
+class EntryRows(Mapping[str, list[Row]]):
+    """Entry ID → its rows, each list made on first use (making every row of a large table
+    up front costs half a second and tens of megabytes that most checks never read)."""
+
+    def __init__(self, table: ResultsTable) -> None:
+        self.table = table
+        self.positions = {k: v for k, v in table.entry_positions().items() if k}
+        self.made: dict[str, list[Row]] = {}
+
+    def __getitem__(self, entry: str) -> list[Row]:
+        rows = self.made.get(entry)
+        if rows is None:
+            rows = self.made[entry] = self.table.rows_at(self.positions[entry])
+        return rows
+
+    def __contains__(self, entry: object) -> bool:
+        return entry in self.positions
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.positions)
+
+    def __len__(self) -> int:
+        return len(self.positions)
 
 
 @dataclass(frozen=True)
@@ -34,9 +59,7 @@ class Matcher:
     def __init__(self, table: ResultsTable) -> None:
         self.table = table
         self.df = table.df
-        self.by_id: dict[str, list[Row]] = {}
-        for r in table.rows_of(self.df[self.df["result_id"] != ""]):
-            self.by_id.setdefault(r.result_id, []).append(r)
+        self.by_id = EntryRows(table)
 
     def candidates(self, m: Mentions, rounds: Iterable[str]) -> list[Row]:
         """Rows a text may refer to: its entries, else its rounds and benchmarks."""

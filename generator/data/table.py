@@ -246,6 +246,14 @@ class ResultsTable:
                 self._position[id(row)] = p
         return [recs[p] for p in positions]
 
+    def entry_positions(self) -> dict[str, np.ndarray]:
+        """Entry ID → its rows' table positions (in table order), built once per load."""
+        if self._by_entry is None:
+            self._by_entry = {
+                str(k): np.asarray(v) for k, v in self.df.groupby("result_id", sort=False).indices.items()
+            }
+        return self._by_entry
+
     def rows_at(self, positions: Iterable[int]) -> list[Row]:
         """The rows at these table positions (see :meth:`position_of`)."""
         return self._rows_at(positions)
@@ -338,11 +346,7 @@ class ResultsTable:
         self._touch(version, benchmark)
         self._need_round(version, f"entry {entry}")
         rep = self.report(version)
-        if self._by_entry is None:  # entry -> row positions, built once per load
-            self._by_entry = {
-                str(k): np.asarray(v) for k, v in self.df.groupby("result_id", sort=False).indices.items()
-            }
-        sel = self.df.iloc[self._by_entry.get(entry, np.empty(0, dtype=np.intp))]
+        sel = self.df.iloc[self.entry_positions().get(entry, np.empty(0, dtype=np.intp))]
         sel = sel[sel["round"] == version]
         if sel.empty:
             if rep is not None and sel.empty and self.df[self.df["round"] == version]["id_missing"].all():
