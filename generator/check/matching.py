@@ -27,11 +27,17 @@ class EntryRows(Mapping[str, list[Row]]):
         self.table = table
         self.positions = {k: v for k, v in table.entry_positions().items() if k}
         self.made: dict[str, list[Row]] = {}
+        self.rounds: set[str] = set()
 
     def __getitem__(self, entry: str) -> list[Row]:
         rows = self.made.get(entry)
         if rows is None:
-            rows = self.made[entry] = self.table.rows_at(self.positions[entry])
+            positions = self.positions[entry]
+            version = entry.partition("-")[0]
+            if version not in self.rounds:  # the round's rows in one batch, not entry by entry
+                self.rounds.add(version)
+                self.table.rows_at(self.table.round_positions(version))
+            rows = self.made[entry] = self.table.rows_at(positions)
         return rows
 
     def __contains__(self, entry: object) -> bool:

@@ -254,6 +254,10 @@ class ResultsTable:
             }
         return self._by_entry
 
+    def round_positions(self, version: str) -> np.ndarray:
+        """The table positions of one round's rows (none for a round not loaded)."""
+        return self._positions(version, None, None)
+
     def rows_at(self, positions: Iterable[int]) -> list[Row]:
         """The rows at these table positions (see :meth:`position_of`)."""
         return self._rows_at(positions)
