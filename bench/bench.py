@@ -5,14 +5,19 @@
 
 Every ratio is gpu-insights time / plain `mkdocs build` time of the same rendered pages (the
 build's own kept docs folder, the project's mkdocs.yml), both whole processes, run in turn
-(A B A B ...) in this one run, median over the pairs:
+in this one run, median over the pairs:
 
 - cold_ratio: a fresh copy of the project, no .cache, an empty user cache;
   (the full run builds on the official results, --quick on the embedded sample: fewer pages)
-- warm_ratio: nothing changed since the last build;
-- incremental_ratio: one article edited since the last build;
+- warm_ratio: the same checkout built again, nothing changed;
+- incremental_ratio: then one article edited;
+  (each round: cold, plain MkDocs, warm, incremental; each ratio pairs a case with its round's
+  MkDocs run)
 - check_seconds_per_article: checking already-rendered articles, per article;
   check_beyond_startup_seconds: `check ARTICLE` minus `--version`, whole processes;
+- the package is byte-compiled first, as pip compiles an installed package (and MkDocs): this
+  machine sets PYTHONDONTWRITEBYTECODE, under which an editable install never is, and every
+  command would compile gpu-insights' modules again (0.2-0.4 s) but not MkDocs';
 - scale: synthetic rounds x articles (resampled real systems): seconds, per-article seconds
   and peak memory per point; the full run sweeps 5-40 rounds and 50-200 articles with 1 and
   2 workers, --quick two small points.
@@ -21,6 +26,7 @@ build's own kept docs folder, the project's mkdocs.yml), both whole processes, r
 from __future__ import annotations
 
 import argparse
+import compileall
 import datetime as dt
 import json
 import os
@@ -34,6 +40,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 import yaml
 
@@ -48,10 +55,19 @@ from generator.site.build import Project, build, load_table, make_checker, site_
 from generator.site.plugin import EXTENSIONS, EXTRA_CSS, EXTRA_JS, FEATURES  # noqa: E402
 
 CLI = str(Path(sys.executable).parent / "gpu-insights")
+T = TypeVar("T")
 
 
 def quiet(_: str) -> None:
     pass
+
+
+def timed(what: str, step: Callable[[], T]) -> T:
+    """*step*'s result; how long it took goes to stderr (the figures go to stdout)."""
+    t = time.perf_counter()
+    out = step()
+    print(f"bench: {what} took {time.perf_counter() - t:.1f} s", file=sys.stderr)
+    return out
 
 
 def run(cmd: list[str], cwd: Path, env: dict[str, str] | None = None) -> float:
@@ -60,22 +76,12 @@ def run(cmd: list[str], cwd: Path, env: dict[str, str] | None = None) -> float:
     return time.perf_counter() - t
 
 
-def paired(
-    a: Callable[[], float], b: Callable[[], float], runs: int, before: Callable[[], None] = lambda: None
-) -> dict[str, float]:
-    """A and B in turn, *runs* pairs; medians of A, B and A/B."""
-    ta, tb, ratios = [], [], []
-    for _ in range(runs):
-        before()
-        x = a()
-        y = b()
-        ta.append(x)
-        tb.append(y)
-        ratios.append(x / y)
+def summary(times: list[float], mkdocs: list[float]) -> dict[str, float]:
+    """Medians of the times, of plain MkDocs' times and of the ratios of each pair."""
     return {
-        "seconds": round(statistics.median(ta), 3),
-        "mkdocs_seconds": round(statistics.median(tb), 3),
-        "ratio": round(statistics.median(ratios), 3),
+        "seconds": round(statistics.median(times), 3),
+        "mkdocs_seconds": round(statistics.median(mkdocs), 3),
+        "ratio": round(statistics.median(x / y for x, y in zip(times, mkdocs, strict=True)), 3),
     }
 
 
@@ -137,31 +143,28 @@ class Setup:
 
 
 def bench_ratios(s: Setup, runs: int) -> dict[str, object]:
-    fresh: list[Path] = []
-
-    def new_checkout() -> None:
-        d = s.work / f"cold-{len(fresh)}"
-        shutil.copytree(s.pristine.root, d / "project")
-        (d / "xdg").mkdir()
-        fresh.append(d)
-
-    def cold() -> float:
-        d = fresh[-1]
-        return run(s.build_cmd(d / "site"), d / "project", {"XDG_CACHE_HOME": str(d / "xdg")})
-
-    out: dict[str, object] = {"cold": paired(cold, s.mkdocs, runs, new_checkout)}
-    run(s.build_cmd(), s.project.root)
-    out["warm"] = paired(lambda: run(s.build_cmd(), s.project.root), s.mkdocs, runs)
+    """*runs* rounds of: a fresh checkout built cold (empty .cache and user cache), plain MkDocs,
+    the same checkout built again unchanged (warm), then with one article edited (incremental).
+    Each case's ratio pairs it with the plain MkDocs run of its round."""
     # an article the build renders: the demo on the sample, the reference article on the results
     name = "mlperf-inference-v6.1-per-gpu.md" if s.site_results else "demo-per-gpu-sample.md"
-    article = s.project.content_dir / name
-    edits = iter(range(10_000))
+    times: dict[str, list[float]] = {"cold": [], "warm": [], "incremental": []}
+    mkdocs: list[float] = []
+    for i in range(runs):
+        d = s.work / f"checkout-{i}"
+        shutil.copytree(s.pristine.root, d / "project")
+        (d / "xdg").mkdir()
 
-    def edit() -> None:
-        article.write_text(article.read_text("utf-8") + f"\nEdit {next(edits)}.\n", "utf-8")
+        def gi(d: Path = d) -> float:
+            return run(s.build_cmd(d / "site"), d / "project", {"XDG_CACHE_HOME": str(d / "xdg")})
 
-    out["incremental"] = paired(lambda: run(s.build_cmd(), s.project.root), s.mkdocs, runs, edit)
-    return out
+        times["cold"].append(gi())
+        mkdocs.append(s.mkdocs())
+        times["warm"].append(gi())
+        article = d / "project" / "content" / name
+        article.write_text(article.read_text("utf-8") + f"\nEdit {i}.\n", "utf-8")
+        times["incremental"].append(gi())
+    return {k: summary(v, mkdocs) for k, v in times.items()}
 
 
 def bench_check(s: Setup, runs: int, *, quick: bool) -> dict[str, float]:
@@ -169,7 +172,7 @@ def bench_check(s: Setup, runs: int, *, quick: bool) -> dict[str, float]:
     manifest = load_manifest(p.data_dir)
     table, sample = load_table(p, manifest, s.results)
     renderer = Renderer(Library(table, manifest, Prices.load(p.data_dir / "prices.toml")), sample=sample)
-    corpus = sorted((ROOT / "tests" / "corpus" / "articles").glob("*/*.md"))[:: 6 if quick else 1]
+    corpus = sorted((ROOT / "tests" / "corpus" / "articles").glob("*/*.md"))[:: 12 if quick else 1]
     rendered = [r for r in (renderer.render(load_article(a)) for a in corpus) if not r.missing]
     checker = make_checker(p, manifest, table, sample=sample)
     for r in rendered[:5]:
@@ -306,7 +309,7 @@ def bench_scale(results: Path, points: list[tuple[int, int, int]]) -> list[dict[
 
 
 FULL_SCALE = [(r, 200, j) for j in (1, 2) for r in (5, 10, 20, 40)] + [(40, a, 2) for a in (50, 100)]
-QUICK_SCALE = [(5, 10, 2), (10, 10, 2)]
+QUICK_SCALE = [(5, 5, 2), (10, 5, 2)]
 
 
 def main() -> None:
@@ -329,12 +332,13 @@ def main() -> None:
         scale_child(results, args.rounds, args.articles, args.jobs)
         return
     runs = args.runs or (3 if args.quick else 5)
+    compileall.compile_dir(ROOT / "generator", quiet=2)  # see the module's docstring
     with tempfile.TemporaryDirectory() as d:
         # --quick builds the site on the embedded sample (fewer pages), the full run on the results
-        s = Setup(Path(d), results, None if args.quick else results)
-        ratios = bench_ratios(s, runs)
-        check = bench_check(s, runs, quick=args.quick)
-    scale = bench_scale(results, QUICK_SCALE if args.quick else FULL_SCALE)
+        s = timed("setup", lambda: Setup(Path(d), results, None if args.quick else results))
+        ratios = timed("ratios", lambda: bench_ratios(s, runs))
+        check = timed("check", lambda: bench_check(s, runs, quick=args.quick))
+    scale = timed("scale", lambda: bench_scale(results, QUICK_SCALE if args.quick else FULL_SCALE))
     out = {
         "articles": s.n_articles,
         "pairs": runs,
