@@ -391,20 +391,6 @@ REVIEW_META = {
 }
 
 
-def site_pages(
-    rendered: list[Rendered],
-    table: ResultsTable,
-    manifest: Manifest,
-    sample: bool,
-    findings: list[Finding],
-    publication: Publication | None = None,
-) -> dict[str, str]:
-    """Every generated page (name → Markdown with front matter), except reports and extras.
-
-    *publication* defaults to the ``mkdocs.yml`` beside the manifest's ``data/``."""
-    return {name: make() for name, make in page_makers(rendered, table, manifest, sample, findings, publication)}
-
-
 PageMaker = Callable[[], str]
 
 
@@ -416,8 +402,10 @@ def page_makers(
     findings: list[Finding],
     publication: Publication | None = None,
 ) -> list[tuple[str, PageMaker]]:
-    """:func:`site_pages` as (name, what makes it): each page can be made anywhere, in any
-    order (the build makes them in worker processes, which write them)."""
+    """Every generated page except reports and extras, as (name, what makes its Markdown with
+    front matter): each page can be made anywhere, in any order (the build makes them in
+    worker processes, which write them). *publication* defaults to the ``mkdocs.yml`` beside
+    the manifest's ``data/``."""
     pub = publication or publication_of(manifest)
     shown = published(rendered, sample)
     slugs = {r.article.slug for r in shown}
