@@ -182,7 +182,7 @@ def build(
         not no_cache
         and baseline is None
         and reuse_unchanged(
-            project, results, site_dir, strict=strict, log=click.echo, jobs=max(1, jobs or default_jobs())
+            project, results, site_dir, strict=strict, log=click.echo, jobs=default_jobs(jobs)
         )
     ):
         return

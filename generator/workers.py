@@ -24,7 +24,10 @@ POLL_SECONDS = 0.5
 _TASK: dict[str, Any] = {}
 
 
-def default_jobs() -> int:
+def default_jobs(requested: int | None = None) -> int:
+    """*requested* workers (at least one), else one per core this process may run on."""
+    if requested:
+        return max(1, requested)
     if hasattr(os, "sched_getaffinity"):
         return max(1, len(os.sched_getaffinity(0)))
     return max(1, os.cpu_count() or 1)

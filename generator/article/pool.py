@@ -245,7 +245,7 @@ def render_articles(
 
     *after* runs in the worker on each article it renders (the build checks it there, in
     parallel); its result is the outcome's ``extra``."""
-    jobs = max(1, jobs or default_jobs())
+    jobs = default_jobs(jobs)
     outcomes: list[Outcome | None] = [None] * len(paths)
     todo: list[int] = []
     for i, p in enumerate(paths):

@@ -7,11 +7,13 @@ immutable objects below, which the rest of the pipeline receives explicitly.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import functools
 import json
 import re
 import tomllib
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -268,36 +270,39 @@ def normalize_version(version: str) -> str:
 def read_toml(path: Path) -> dict[str, Any]:
     """A project data file (``data/*.toml``); every way it can be unreadable (not UTF-8, invalid
     or too deeply nested TOML, a folder) is a :class:`ManifestError` naming it."""
-    try:
-        with path.open("rb") as fh:
-            return tomllib.load(fh)
-    except FileNotFoundError:
-        raise ManifestError(f"{path}: file not found") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ManifestError(f"{path}: invalid TOML: {exc}") from None
-    except UnicodeDecodeError as exc:
-        raise ManifestError(f"{path}: not UTF-8 text: {exc.reason} at byte {exc.start}") from None
-    except RecursionError:
-        raise ManifestError(f"{path}: invalid TOML: arrays or tables nested too deeply") from None
-    except ValueError as exc:  # an integer of more digits than Python converts
-        raise ManifestError(f"{path}: invalid TOML: {exc}") from None
-    except OSError as exc:
-        raise ManifestError(f"{path}: cannot read it: {exc.strerror or exc}") from None
+    with _unreadable(path, ManifestError, "TOML", "arrays or tables"):
+        try:
+            with path.open("rb") as fh:
+                return tomllib.load(fh)
+        except FileNotFoundError:
+            raise ManifestError(f"{path}: file not found") from None
+        except tomllib.TOMLDecodeError as exc:
+            raise ManifestError(f"{path}: invalid TOML: {exc}") from None
 
 
 def read_json(path: Path, error: type[GpuInsightsError] = ManifestError) -> Any:
     """A JSON file; every way it can be unreadable (not UTF-8, invalid or too deeply nested JSON,
     an integer of more digits than Python converts, a folder) is an *error* naming it."""
+    with _unreadable(path, error, "JSON", "arrays or objects"):
+        try:
+            return json.loads(path.read_bytes().decode("utf-8"))
+        except json.JSONDecodeError as exc:
+            raise error(f"{path}: line {exc.lineno} column {exc.colno}: invalid JSON: {exc.msg}") from None
+
+
+@contextlib.contextmanager
+def _unreadable(path: Path, error: type[GpuInsightsError], fmt: str, nested: str) -> Iterator[None]:
+    """What :func:`read_toml` and :func:`read_json` share: a file that is not UTF-8, nested too
+    deeply, holds a number of more digits than Python converts, or cannot be read is an *error*
+    naming it (each reader reports its own format's syntax errors first)."""
     try:
-        return json.loads(path.read_bytes().decode("utf-8"))
-    except json.JSONDecodeError as exc:
-        raise error(f"{path}: line {exc.lineno} column {exc.colno}: invalid JSON: {exc.msg}") from None
+        yield
     except UnicodeDecodeError as exc:
         raise error(f"{path}: not UTF-8 text: {exc.reason} at byte {exc.start}") from None
     except RecursionError:
-        raise error(f"{path}: invalid JSON: arrays or objects nested too deeply") from None
+        raise error(f"{path}: invalid {fmt}: {nested} nested too deeply") from None
     except ValueError as exc:  # a number of more digits than Python converts
-        raise error(f"{path}: invalid JSON: {exc}") from None
+        raise error(f"{path}: invalid {fmt}: {exc}") from None
     except OSError as exc:
         raise error(f"{path}: cannot read it: {exc.strerror or exc}") from None
 

@@ -231,9 +231,10 @@ class ResultsTable:
     # ------------------------------------------------------------------ indexes
     def rows_of(self, df: pd.DataFrame) -> list[Row]:
         """The :class:`Row` of each row of *df*, a selection of this table (each made once per load)."""
-        return self._rows_at(df.index)
+        return self.rows_at(df.index)
 
-    def _rows_at(self, positions: Iterable[int]) -> list[Row]:
+    def rows_at(self, positions: Iterable[int]) -> list[Row]:
+        """The rows at these table positions, each made once (see :meth:`position_of`)."""
         positions = [int(p) for p in positions]
         recs = self._records
         missing = [p for p in positions if p not in recs]
@@ -257,10 +258,6 @@ class ResultsTable:
     def round_positions(self, version: str) -> np.ndarray:
         """The table positions of one round's rows (none for a round not loaded)."""
         return self._positions(version, None, None)
-
-    def rows_at(self, positions: Iterable[int]) -> list[Row]:
-        """The rows at these table positions (see :meth:`position_of`)."""
-        return self._rows_at(positions)
 
     def position_of(self, row: object) -> int | None:
         """The table position of *row* when it is one of this table's own rows, else None: a
@@ -453,7 +450,7 @@ class ResultsTable:
             het = engine.heterogeneous_predicate(heterogeneous)
             keep += [het] if het is not None else []
             drop = [self._predicate(n, v) for n, v in exclude.items() if v is not None]
-            out = engine.matching(self._rows_at(self._positions(*where)), keep, drop)
+            out = engine.matching(self.rows_at(self._positions(*where)), keep, drop)
         if key is not None:
             self._selected_rows[key] = out
         return out

@@ -167,8 +167,8 @@ def write_docs(
         (docs / d).mkdir(parents=True, exist_ok=True)
     extras = {k: titled(v, **(REVIEW_META if k.startswith("review/") else {})) for k, v in extra_pages.items()}
     makers = [m for m in page_makers(p.rendered, p.table, p.manifest, p.sample, p.findings) if m[0] not in extras]
-    for name in {n for n, _ in makers} | set(extras):
-        (docs / name).parent.mkdir(parents=True, exist_ok=True)
+    for folder in {(docs / name).parent for name in [*(n for n, _ in makers), *extras]}:
+        folder.mkdir(parents=True, exist_ok=True)
 
     def write(i: int) -> None:
         name, make = makers[i]
@@ -367,7 +367,7 @@ def write_site(
     return the site's navigation."""
     docs, new_site = work / "docs", work / "site"
     drawn: list[Drawing] = []
-    jobs = max(1, jobs or default_jobs())
+    jobs = default_jobs(jobs)
     nav = stage_docs(project, p, work, baseline=baseline, log=log, drawn=drawn, jobs=jobs)
     try:
         with pinned_epoch(_pinned_epoch(p.manifest, p.table, p.rendered)):
