@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from generator.cli import main
-from generator.errors import TemplateError
+from generator.errors import BuildError, TemplateError
 from generator.project import Project
 from generator.site.build import build
 
@@ -109,6 +109,27 @@ def test_a_failing_article_leaves_the_previous_site_intact(tmp_path: Path) -> No
     after = {p: p.read_bytes() for p in site.rglob("*") if p.is_file()}
     assert after == before
     assert [p.name for p in site.parent.iterdir() if p.name.startswith(".gpu-insights-build")] == []
+
+
+def test_a_broken_mkdocs_yml_fails_the_build_after_the_articles_and_keeps_the_site(tmp_path: Path) -> None:
+    """MkDocs' configuration is loaded while the articles render: its error still comes after
+    theirs, names mkdocs.yml, and leaves the previous site as it was."""
+    results = write_results(tmp_path / "results", TINY_ROWS)
+    project = tiny_project(tmp_path)
+    site = tmp_path / "site"
+    build(project=project, results=results, site_dir=site, log=quiet)
+    before = {p: p.read_bytes() for p in site.rglob("*") if p.is_file()}
+    yml = project.mkdocs_yml
+    yml.write_text(yml.read_text("utf-8").replace("  - search\n", "  - search\n  - no-such-plugin\n"), "utf-8")
+    with pytest.raises(BuildError) as exc:
+        build(project=project, results=results, site_dir=site, log=quiet)
+    assert exc.value.message == f"{yml}: MkDocs failed: Aborted with a configuration error!"
+    bad = project.content_dir / "broken.md"
+    bad.write_text('---\ntitle: Broken\n---\n\n{{ per_gpu("6.1-0999", "gpt-oss-120b", "Server") }}\n', "utf-8")
+    with pytest.raises(TemplateError) as exc2:  # the article's error first, as before
+        build(project=project, results=results, site_dir=site, log=quiet)
+    assert exc2.value.message.startswith(f"{bad}:5: entry 6.1-0999 is not in round v6.1 (")
+    assert {p: p.read_bytes() for p in site.rglob("*") if p.is_file()} == before
 
 
 def test_bad_results_file_fails_the_build_with_its_location(tmp_path: Path) -> None:

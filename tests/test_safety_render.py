@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import multiprocessing as mp
 import time
 from html.parser import HTMLParser
 from pathlib import Path
@@ -285,3 +286,19 @@ def test_escape_by_construction_data_text_prints_as_text(
     # the system twice (prose, table cell), the software, the submitter (underscores print as spaces)
     assert visible.count(text) == (3 if "_" in text else 4), visible
     assert text.replace("_", " ") in visible
+
+
+def test_the_build_s_own_work_runs_once_while_a_worker_renders(
+    tmp_path: Path, tiny: ResultsTable, manifest: Manifest
+) -> None:
+    """``meanwhile`` (the build loads MkDocs there) overlaps the rendering, and runs once even
+    when there is nothing to render."""
+    path = tmp_path / "a.md"
+    path.write_text(HEAD + '\n{{ per_gpu("6.1-0001", "gpt-oss-120b", "Server") }}\n', encoding="utf-8")
+    workers: list[int] = []
+    [out] = render_articles(
+        renderer(tiny, manifest), [path], jobs=1, meanwhile=lambda: workers.append(len(mp.active_children()))
+    )
+    assert out.rendered is not None and workers == [1]
+    assert render_articles(renderer(tiny, manifest), [], meanwhile=lambda: workers.append(0)) == []
+    assert workers == [1, 0]

@@ -240,11 +240,13 @@ def render_articles(
     cache: Cache | None = None,
     on_done: Callable[[Outcome], None] | None = None,
     after: Callable[[Rendered], Any] | None = None,
+    meanwhile: Callable[[], None] | None = None,
 ) -> list[Outcome]:
     """Render *paths* with up to *jobs* workers; outcomes (and *on_done* calls) in the order of *paths*.
 
     *after* runs in the worker on each article it renders (the build checks it there, in
-    parallel); its result is the outcome's ``extra``."""
+    parallel); its result is the outcome's ``extra``. *meanwhile* runs once in this process
+    while the first articles render (after them, when every article is cached)."""
     jobs = default_jobs(jobs)
     outcomes: list[Outcome | None] = [None] * len(paths)
     todo: list[int] = []
@@ -279,11 +281,16 @@ def render_articles(
                     w = _Worker(renderer, after)
                 w.give(todo[0], paths[todo.pop(0)])
                 busy[w.conn] = w
+            if meanwhile is not None:  # the workers are busy: this process's own work fits here
+                meanwhile()
+                meanwhile = None
             _collect(busy, idle, outcomes, renderer, cache)
             report()
     finally:
         for w in idle + list(busy.values()):
             w.stop(force=w.conn in busy)
+    if meanwhile is not None:
+        meanwhile()
     return [o for o in outcomes if o is not None]
 
 

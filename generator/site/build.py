@@ -45,7 +45,7 @@ from generator.site.cache import (
     files_digest,
     results_digest,
 )
-from generator.site.mkdocs_build import pinned_epoch, run_mkdocs
+from generator.site.mkdocs_build import MkDocsSetup, pinned_epoch, run_mkdocs
 from generator.site.pages import REVIEW_META, fallback_spec, load_publication, page_makers, site_nav, titled
 from generator.site.sitedir import SiteDir, guarded_folders
 from generator.workers import default_jobs, forked_map
@@ -87,9 +87,11 @@ def render_all(
     jobs: int | None = None,
     after: Callable[[Rendered], Any] | None = None,
     extras: dict[Path, Any] | None = None,
+    meanwhile: Callable[[], None] | None = None,
 ) -> list[Rendered]:
     """Render every article (in worker processes, which also run *after* on it: its results go
-    into *extras* by path); all errors together, in article order."""
+    into *extras* by path, while this process runs *meanwhile*); all errors together, in
+    article order."""
     out: list[Rendered] = []
     errors: list[str] = []
     total = len(articles)
@@ -112,7 +114,7 @@ def render_all(
             extras[o.path] = o.extra
         out.append(r)
 
-    render_articles(renderer, articles, jobs=jobs, cache=cache, on_done=done, after=after)
+    render_articles(renderer, articles, jobs=jobs, cache=cache, on_done=done, after=after, meanwhile=meanwhile)
     if errors:
         raise TemplateError("\n".join(errors))
     return out
@@ -240,8 +242,10 @@ def prepare(
     cache: RenderCache | None,
     cache_dir: Path | None = None,
     jobs: int | None = None,
+    meanwhile: Callable[[], None] | None = None,
 ) -> Prepared:
-    """Load, render and check every article; nothing is written yet."""
+    """Load, render and check every article (running *meanwhile* while they render); nothing
+    is written yet."""
     manifest = load_manifest(project.data_dir)
     table, sample = load_table(
         project, manifest, results, cache_dir=cache_dir / "table" if cache_dir else None
@@ -262,6 +266,7 @@ def prepare(
         jobs,
         checker.check,
         checked,
+        meanwhile,
     )
     log(
         f"rendered {sum(1 for r in rendered if not r.missing)} of {len(rendered)} articles, "
@@ -362,16 +367,17 @@ def write_site(
     keep_docs: Path | None,
     log: Log,
     jobs: int | None = None,
+    setup: MkDocsSetup | None = None,
 ) -> list[dict[str, Any]]:
-    """Write the rendered Markdown into ``work/docs`` and the MkDocs site into ``work/site``;
-    return the site's navigation."""
+    """Write the rendered Markdown into ``work/docs`` and the MkDocs site into ``work/site``
+    (with MkDocs' configuration loaded ahead by *setup*, or now); return the site's navigation."""
     docs, new_site = work / "docs", work / "site"
     drawn: list[Drawing] = []
     jobs = default_jobs(jobs)
     nav = stage_docs(project, p, work, baseline=baseline, log=log, drawn=drawn, jobs=jobs)
     try:
         with pinned_epoch(_pinned_epoch(p.manifest, p.table, p.rendered)):
-            run_mkdocs(project, docs, new_site, nav, jobs=jobs)
+            run_mkdocs(project, docs, new_site, nav, jobs=jobs, setup=setup)
         drawn[0].finish()  # the SVGs, drawn meanwhile: MkDocs copied the rest of docs/charts/
     finally:
         drawn[0].cancel()
@@ -430,6 +436,7 @@ def build(
         log(line)
 
     with target.publish() as work:
+        setup = MkDocsSetup(project, work / "docs", work / "site")  # loaded while articles render
         p = prepare(
             project,
             results,
@@ -438,8 +445,11 @@ def build(
             cache=cache,
             cache_dir=base if use_cache else None,
             jobs=jobs,
+            meanwhile=setup.load,
         )
-        nav = write_site(project, p, work, baseline=baseline, keep_docs=keep_docs, log=log, jobs=jobs)
+        nav = write_site(
+            project, p, work, baseline=baseline, keep_docs=keep_docs, log=log, jobs=jobs, setup=setup
+        )
         # the inputs again: pages of an article edited during this build must not be kept under
         # the digest of what it was before
         if digest and digest == reuse.inputs_digest(project, results, strict=strict):

@@ -26,27 +26,76 @@ def pinned_epoch(epoch: int) -> Iterator[None]:
             os.environ["SOURCE_DATE_EPOCH"] = before
 
 
-def run_mkdocs(
-    project: Project, docs: Path, site: Path, nav: list[dict[str, Any]], *, jobs: int = 1
-) -> None:
-    """MkDocs on pages already rendered (*docs*) with the project's ``mkdocs.yml`` and *nav*: the
-    ``gpu-insights`` plugin only adds the site's settings. Pages are converted and written by
-    *jobs* worker processes (the same bytes as MkDocs' own build)."""
+class MkDocsSetup:
+    """MkDocs' configuration of a build, loaded ahead: :meth:`load` runs while the articles
+    render in worker processes (MkDocs, its theme and plugins take a quarter of a second to
+    import and validate, which the build's main process would otherwise spend waiting)."""
+
+    def __init__(self, project: Project, docs: Path, site: Path) -> None:
+        self.project, self.docs, self.site = project, docs, site
+        self._config: Any = None
+        self._error: Exception | None = None
+
+    def load(self) -> None:
+        """Load the configuration; never raises: an error is raised by :meth:`config`, at the
+        point of the build where MkDocs would have raised it."""
+        if self._config is not None or self._error is not None:
+            return
+        try:
+            self._config = _load_config(self.project, self.docs, self.site)
+        except Exception as exc:  # noqa: BLE001 - raised again by config()
+            self._error = exc
+
+    def config(self) -> Any:
+        self.load()
+        if self._error is not None:
+            raise self._error
+        return self._config
+
+
+def _load_config(project: Project, docs: Path, site: Path) -> Any:
     # imported here: MkDocs, its theme and the plugin cost ~0.15 s, which `check`, `data` and
     # `diff` never need
     from mkdocs.config import load_config
     from mkdocs.exceptions import MkDocsException
 
-    from generator.site import mkdocs_parallel
     from generator.site.plugin import apply_site_defaults, prerendered
 
+    docs.mkdir(parents=True, exist_ok=True)  # MkDocs wants the folder; the pages come later
     try:
         with prerendered():
-            cfg = load_config(
-                config_file=str(project.mkdocs_yml), docs_dir=str(docs), site_dir=str(site), nav=nav
-            )
-            if "gpu-insights" not in cfg.plugins:
-                apply_site_defaults(cfg)
+            # nav=[]: the build's own navigation replaces the file's, which MkDocs then never checks
+            cfg = load_config(config_file=str(project.mkdocs_yml), docs_dir=str(docs), site_dir=str(site), nav=[])
+    except MkDocsException as exc:
+        raise BuildError(f"{project.mkdocs_yml}: MkDocs failed: {exc}") from None
+    if "gpu-insights" not in cfg.plugins:
+        apply_site_defaults(cfg)
+    return cfg
+
+
+def run_mkdocs(
+    project: Project,
+    docs: Path,
+    site: Path,
+    nav: list[dict[str, Any]],
+    *,
+    jobs: int = 1,
+    setup: MkDocsSetup | None = None,
+) -> None:
+    """MkDocs on pages already rendered (*docs*) with the project's ``mkdocs.yml`` (loaded
+    ahead by *setup*, or now) and *nav*: the ``gpu-insights`` plugin only adds the site's
+    settings. Pages are converted and written by *jobs* worker processes (the same bytes as
+    MkDocs' own build)."""
+    from mkdocs.config.config_options import Nav
+    from mkdocs.exceptions import MkDocsException
+
+    from generator.site import mkdocs_parallel
+    from generator.site.plugin import prerendered
+
+    cfg = (setup or MkDocsSetup(project, docs, site)).config()
+    try:
+        cfg["nav"] = Nav().validate(nav)  # what load_config(nav=...) would have done
+        with prerendered():
             cfg.plugins.on_startup(command="build", dirty=False)  # as `mkdocs build` does
             try:
                 mkdocs_parallel.build(cfg, jobs=jobs)
