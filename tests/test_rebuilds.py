@@ -144,3 +144,18 @@ def test_svgs_are_drawn_in_a_process_of_their_own_and_a_failure_names_the_chart(
     with pytest.raises(BuildError) as err:
         bad.finish()
     assert err.value.message.startswith("drawing the charts' SVG fallbacks failed: two.svg: ")
+
+
+def test_the_drawing_process_runs_this_package_whatever_folder_the_build_runs_in(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A publication may well hold a folder named ``generator``: never run in its place."""
+    fake = tmp_path / "generator" / "article"
+    fake.mkdir(parents=True)
+    for folder in (fake.parent, fake):
+        (folder / "__init__.py").write_text("", "utf-8")
+    (fake / "svgdraw.py").write_text("raise SystemExit('the wrong package')\n", "utf-8")
+    monkeypatch.chdir(tmp_path)
+    drawing = svgdraw.Drawing([({"mark": "bar", "data": {"values": [{"a": 1}]}}, tmp_path / "one.svg")], None)
+    drawing.finish()
+    assert (tmp_path / "one.svg").read_text("utf-8").startswith("<svg")

@@ -73,7 +73,8 @@ class Drawing:
             json.dump(payload, fh)
         self.payload = Path(fh.name)
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "generator.article.svgdraw", str(self.payload)],
+            # -P: this package, never a folder of the same name where the build runs
+            [sys.executable, "-P", "-m", "generator.article.svgdraw", str(self.payload)],
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
