@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
-from generator.article.figures import Figure
+from generator.article.figures import LISTED_ROWS, Figure, rows_text
 from generator.article.functions import Library, Prices
 from generator.article.render import Renderer, load_article
 from generator.data.manifest import Manifest
@@ -170,3 +171,19 @@ def test_figures_record_their_template_line(tmp_path: Path, tiny: ResultsTable, 
     lib = Library(tiny, manifest, Prices.load(ROOT / "data" / "prices.toml"))
     r = Renderer(lib).render(load_article(path))
     assert [(u.line, u.text) for u in r.uses] == [(6, "10,000"), (8, "7,500"), (8, "9,000")]
+
+
+def test_a_figure_on_many_rows_is_traced_to_its_entries_each_named_once() -> None:
+    def row(entry: str, scenario: str) -> SimpleNamespace:
+        return SimpleNamespace(result_id=entry, benchmark="dlrm-v3", scenario=scenario)
+
+    def label(r: SimpleNamespace) -> str:
+        return f"{r.result_id} {r.benchmark} {r.scenario}"
+
+    few = [row(f"6.1-{i:04d}", "Server") for i in range(LISTED_ROWS)]
+    assert rows_text(few, label) == ", ".join(f"6.1-{i:04d} dlrm-v3 Server" for i in range(LISTED_ROWS))
+    many = [row(f"6.1-{i:04d}", s) for i in (2, 1, 3, 4) for s in ("Offline", "Server", "Interactive")]
+    many += [row("6.1-0001", "Offline")]  # a row cited twice counts once
+    assert rows_text(many, label).startswith("6.1-0001 dlrm-v3 Interactive, 6.1-0001 dlrm-v3 Offline, ")
+    many.append(row("6.1-0005", "Server"))
+    assert rows_text(many, label) == "13 rows of 5 entries: 6.1-0001, 6.1-0002, 6.1-0003, 6.1-0004, 6.1-0005"

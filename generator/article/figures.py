@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -29,6 +30,22 @@ KIND_NOUNS = {
     "break_even": "break-even prices",
     "cost": "costs per million tokens",
 }
+
+
+#: a figure resting on more rows than this is traced to its entries, each named once (a count
+#: over a round rests on a thousand rows: listing every one made the round overview 2.6 MB)
+LISTED_ROWS = 12
+
+
+def rows_text(rows: Iterable[Row], describe: Callable[[Row], str]) -> str:
+    """Each row described, sorted: ``6.1-0021 gpt-oss-120b Server, …``; past :data:`LISTED_ROWS`
+    rows, the entries they belong to: ``1,024 rows of 120 entries: 6.1-0001, 6.1-0002, …``."""
+    rows = list(rows)
+    described = sorted({describe(r) for r in rows})
+    if len(described) <= LISTED_ROWS:
+        return ", ".join(described)
+    entries = sorted({r.result_id for r in rows if r.result_id})
+    return f"{len(described):,} rows of {len(entries):,} entries: {', '.join(entries)}"
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ import jinja2
 
 from generator.article import charts as charts_mod
 from generator.article.escape import Trusted, md, md_attr
-from generator.article.figures import Figure
+from generator.article.figures import Figure, rows_text
 from generator.article.footnotes import Group, GroupKey, collect_groups, footnotes_markdown, marker
 from generator.article.frontmatter import Article, load_article
 from generator.article.functions import Library
@@ -446,9 +446,7 @@ def provenance_appendix(uses: list[FigureUse]) -> str:
     ]
     seen = set()
     for u in uses:
-        ids = (
-            ", ".join(sorted({f"{r.result_id} {r.benchmark} {r.scenario}" for r in u.figure.entries})) or "—"
-        )
+        ids = rows_text(u.figure.entries, lambda r: f"{r.result_id} {r.benchmark} {r.scenario}") or "—"
         if u.figure.stated_by:
             ids = f"stated by {u.figure.stated_by}"
         key = (u.line, u.text, u.figure.formula)

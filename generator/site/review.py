@@ -13,6 +13,7 @@ import re
 from pathlib import Path
 
 from generator.article.escape import attr, md, md_attr
+from generator.article.figures import rows_text
 from generator.article.render import FigureUse, Rendered
 from generator.check import Finding
 from generator.site.reader import GENERATED_MARKER, MARKER_RUN
@@ -26,11 +27,13 @@ def figure_title(u: FigureUse) -> str:
     if f.stated_by:
         entries = f"stated by {f.stated_by}"
     else:
-        rows = {
-            f"{e.result_id} {e.benchmark} {e.scenario} (v{e.round}/{Path(e.source_file).name} {e.source_row})"
-            for e in f.entries
-        }
-        entries = ", ".join(sorted(rows)) or "no entry"
+        entries = (
+            rows_text(
+                f.entries,
+                lambda e: f"{e.result_id} {e.benchmark} {e.scenario} (v{e.round}/{Path(e.source_file).name} {e.source_row})",
+            )
+            or "no entry"
+        )
     return f"template line {u.line} · {f.formula} · {entries}"
 
 
