@@ -339,11 +339,19 @@ _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 
 def _text(v: Any) -> str:
     """A field as text: stripped, control characters removed (tabs and line breaks become spaces)."""
+    if type(v) is str:  # nearly every field
+        return _clean(v)
     if v is None:
         return ""
     if isinstance(v, float) and math.isnan(v):
         return ""
-    text = str(v)
+    return _clean(str(v))
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _clean(text: str) -> str:
+    """*text* stripped, without control characters; kept, as a file repeats its names and labels
+    row after row (a fifth of loading a round went into cleaning the same texts again)."""
     if _CONTROL.search(text) is None:  # nearly every field: no substitution to make
         return text.strip()
     return _CONTROL.sub(lambda m: " " if m.group(0) in "\t\n\r" else "", text).strip()
@@ -411,6 +419,7 @@ class _RowReader:
         self.seen: dict[tuple[str, ...], str] = {}
         self.file_versions: set[str] = set()
         self.results_shape = cols is RESULTS_FIELDS
+        self.required = [cols[k] for k in cols if k not in OPTIONAL and k != "result_id"]
 
     def get(self, raw: _Raw, key: str) -> Any:
         return raw.values.get(self.cols[key], "")
@@ -630,7 +639,7 @@ class _RowReader:
         bench_raw, scen_raw = _text(self.get(raw, "benchmark")), _text(self.get(raw, "scenario"))
         rid_text = _text(v.get("ID")) if self.results_shape else ""
         ctx = " ".join(p for p in (f"entry {rid_text}" if rid_text else "", bench_raw, scen_raw) if p)
-        empty = [cols[k] for k in cols if k not in OPTIONAL and k != "result_id" and cols[k] not in v]
+        empty = [c for c in self.required if c not in v]
         if self.results_shape and "ID" not in v:
             empty.insert(0, "ID")
         if empty:
