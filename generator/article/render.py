@@ -466,7 +466,8 @@ def _placeholder_position(filename: str) -> tuple[int, int]:
             origins = frame.f_globals.get("__gi_origins__")
             template_line = frame.f_globals.get("__gi_template__")
             if template_line is not None:
-                line = template_line.get_corresponding_lineno(frame.f_lineno)
+                at = frame.f_lineno
+                line = origins.template_line(at) if origins else template_line.get_corresponding_lineno(at)
                 col = origins.expr_cols.get(frame.f_lineno, 1) if origins else 1
                 return line, col
             return 0, 0

@@ -91,6 +91,12 @@ class Origins:
         self.template = template
         self.source = source
         self.line_starts = [0] + [m.end() for m in re.finditer("\n", source)]
+        # jinja parses its debug info again on every get_corresponding_lineno (a fifth of a second
+        # of rendering the reference article): parsed once here, looked up by bisection
+        info = template.debug_info
+        self._code_lines = [py for _, py in info]
+        self._template_lines = [line for line, _ in info]
+        self._sorted = self._code_lines == sorted(self._code_lines)
         self.kinds: dict[int, str] = {}
         expr_lines: dict[int, list[int]] = {}
         for n, text in enumerate(python_source.splitlines(), start=1):
@@ -98,13 +104,20 @@ class Origins:
                 self.kinds[n] = TEXT
             elif _EXPR_YIELD.match(text):
                 self.kinds[n] = EXPR
-                expr_lines.setdefault(template.get_corresponding_lineno(n), []).append(n)
+                expr_lines.setdefault(self.template_line(n), []).append(n)
         self.expr_cols: dict[int, int] = {}
         for line, pylines in expr_lines.items():
             cols = self._placeholder_columns(line)
             for k, py in enumerate(sorted(pylines)):
                 self.expr_cols[py] = cols[k] if k < len(cols) else (cols[-1] if cols else 1)
         self._literal_pos: dict[tuple[int, str], tuple[int, int]] = {}
+
+    def template_line(self, pyline: int) -> int:
+        """The template line of a line of the compiled code (jinja's ``get_corresponding_lineno``)."""
+        if not self._sorted:  # never seen: jinja writes its debug info in code order
+            return int(self.template.get_corresponding_lineno(pyline))
+        i = bisect.bisect_right(self._code_lines, pyline)
+        return self._template_lines[i - 1] if i else 1
 
     def _placeholder_columns(self, line: int) -> list[int]:
         if not 1 <= line <= len(self.line_starts):
@@ -118,7 +131,7 @@ class Origins:
     def _literal(self, pyline: int, piece: str) -> tuple[int, int]:
         key = (pyline, piece)
         if key not in self._literal_pos:
-            line = self.template.get_corresponding_lineno(pyline)
+            line = self.template_line(pyline)
             start = self.line_starts[max(0, min(line, len(self.line_starts)) - 1)]
             at = self.source.find(piece, start)
             if at == -1:
@@ -142,7 +155,7 @@ class Origins:
         if kind == TEXT:
             line, col = self._literal(py, piece)
             return (line, col, TEXT)
-        return (self.template.get_corresponding_lineno(py), self.expr_cols.get(py, 1), EXPR)
+        return (self.template_line(py), self.expr_cols.get(py, 1), EXPR)
 
 
 def _frames(gen: Any) -> Any:
