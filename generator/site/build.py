@@ -526,7 +526,9 @@ def run_checks(
     base = project.root / ".cache"
     writable = os.access(project.root, os.W_OK)
     table, sample = load_table(project, manifest, results, cache_dir=base / "table" if writable else None)
-    lib = Library(table, manifest, Prices.load(project.data_file("prices.toml")))
+    # the build's chart cache: an edited article whose charts did not change imports no chart library
+    charts = ChartCache(base / "charts", render_cache_key(project, results)) if writable else None
+    lib = Library(table, manifest, Prices.load(project.data_file("prices.toml")), chart_cache=charts)
     checker = make_checker(project, manifest, table, sample=sample, config=config)
     cache = render_cache(project, results, base / "render") if writable else None
     renderer = Renderer(lib, sample=sample, publisher=load_publication(project.mkdocs_yml).name)
