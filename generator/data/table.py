@@ -342,15 +342,15 @@ class ResultsTable:
         )
 
     def lookup(self, entry: str, benchmark: str, scenario: str) -> Row:
-        """The one row of (*entry*, *benchmark*, *scenario*), or a clear error."""
+        """The one row of (*entry*, *benchmark*, *scenario*), or a clear error (the table's own
+        row: made once per load, found by the entry index, never by a scan)."""
         version = entry_round(entry)
         self._touch(version, benchmark)
         self._need_round(version, f"entry {entry}")
         rep = self.report(version)
-        sel = self.df.iloc[self.entry_positions().get(entry, np.empty(0, dtype=np.intp))]
-        sel = sel[sel["round"] == version]
-        if sel.empty:
-            if rep is not None and sel.empty and self.df[self.df["round"] == version]["id_missing"].all():
+        rows = [r for r in self.rows_at(self.entry_positions().get(entry, ())) if r.round == version]
+        if not rows:
+            if rep is not None and self.df[self.df["round"] == version]["id_missing"].all():
                 raise LookupFailed(
                     f"entry {entry}: round v{version} was loaded from {rep.path}, the submission "
                     f"checker's summary, which carries no result IDs; use the round's "
@@ -361,17 +361,19 @@ class ResultsTable:
         if self.manifest is not None:
             benchmark = self.manifest.rules.canonical_benchmark(benchmark)
             scenario = self.manifest.rules.canonical_scenario(scenario) or scenario
-        hit = sel[(sel["benchmark"] == benchmark) & (sel["scenario"] == scenario)]
-        if hit.empty:
-            ran = sel.groupby("benchmark")["scenario"].apply(lambda s: ", ".join(sorted(s))).to_dict()
-            listing = "; ".join(f"{b} ({s})" for b, s in sorted(ran.items()))
+        hit = [r for r in rows if r.benchmark == benchmark and r.scenario == scenario]
+        if not hit:
+            ran: dict[str, list[str]] = {}
+            for r in rows:
+                ran.setdefault(r.benchmark, []).append(r.scenario)
+            listing = "; ".join(f"{b} ({', '.join(sorted(s))})" for b, s in sorted(ran.items()))
             raise LookupFailed(f"entry {entry} has no {benchmark} {scenario} result; it ran: {listing}")
         if len(hit) > 1:
-            places = ", ".join(str(x) for x in hit["source_row"])
+            places = ", ".join(r.source_row for r in hit)
             raise LookupFailed(
                 f"entry {entry} {benchmark} {scenario} is ambiguous: {len(hit)} rows ({places})"
             )
-        return Row.from_series(hit.iloc[0])
+        return hit[0]
 
     # ------------------------------------------------------------------ filters
     def _validated(self, filters: dict[str, Any]) -> dict[str, Any]:
