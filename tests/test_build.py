@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import filecmp
 import json
+import logging
 import os
 from pathlib import Path
 
@@ -14,6 +15,7 @@ from generator.cli import main
 from generator.errors import BuildError, TemplateError
 from generator.project import Project
 from generator.site.build import build
+from generator.site.mkdocs_build import MkDocsSetup, run_mkdocs
 
 from .conftest import ROOT, TINY_ROWS, write_results
 
@@ -130,6 +132,31 @@ def test_a_broken_mkdocs_yml_fails_the_build_after_the_articles_and_keeps_the_si
         build(project=project, results=results, site_dir=site, log=quiet)
     assert exc2.value.message.startswith(f"{bad}:5: entry 6.1-0999 is not in round v6.1 (")
     assert {p: p.read_bytes() for p in site.rglob("*") if p.is_file()} == before
+
+
+def test_what_mkdocs_logs_while_loaded_ahead_is_logged_where_mkdocs_ran_before(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    project = tiny_project(tmp_path)
+    yml = project.mkdocs_yml
+    yml.write_text(yml.read_text("utf-8") + "no_such_key: 1\n", "utf-8")
+    setup = MkDocsSetup(project, tmp_path / "docs", tmp_path / "site")
+    with caplog.at_level(logging.WARNING):
+        setup.load()
+        assert caplog.messages == []  # not amid the articles' progress lines
+        setup.config()
+    assert caplog.messages == ["Config value 'no_such_key': Unrecognised configuration name: no_such_key"]
+
+
+def test_a_malformed_navigation_fails_as_mkdocs_fails_it(tmp_path: Path) -> None:
+    project = tiny_project(tmp_path)
+    (tmp_path / "docs").mkdir()
+    with pytest.raises(BuildError) as exc:
+        run_mkdocs(project, tmp_path / "docs", tmp_path / "site", [{"a": "a.md", "b": "b.md"}])
+    assert exc.value.message == (
+        f"{project.mkdocs_yml}: MkDocs failed: Config value 'nav': Expected nav item to be a dict of "
+        "size 1, got dict with keys ('a', 'b')"
+    )
 
 
 def test_bad_results_file_fails_the_build_with_its_location(tmp_path: Path) -> None:

@@ -187,3 +187,15 @@ def test_a_figure_on_many_rows_is_traced_to_its_entries_each_named_once() -> Non
     assert rows_text(many, label).startswith("6.1-0001 dlrm-v3 Interactive, 6.1-0001 dlrm-v3 Offline, ")
     many.append(row("6.1-0005", "Server"))
     assert rows_text(many, label) == "13 rows of 5 entries: 6.1-0001, 6.1-0002, 6.1-0003, 6.1-0004, 6.1-0005"
+
+
+def test_rows_without_an_entry_id_stay_counted_when_a_figure_rests_on_many() -> None:
+    """A round loaded from the checker's summary has no IDs: its rows are still accounted for."""
+    rows = [SimpleNamespace(result_id="", benchmark="dlrm-v3", scenario=f"S{i}") for i in range(13)]
+    rows.append(SimpleNamespace(result_id="6.1-0001", benchmark="dlrm-v3", scenario="Server"))
+
+    def label(r: SimpleNamespace) -> str:
+        return f"{r.result_id} {r.benchmark} {r.scenario}".strip()
+
+    assert rows_text(rows[:13], label) == "13 rows, 13 without an entry ID"
+    assert rows_text(rows, label) == "14 rows of 1 entry: 6.1-0001; 13 without an entry ID"

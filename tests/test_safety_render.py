@@ -295,10 +295,13 @@ def test_the_build_s_own_work_runs_once_while_a_worker_renders(
     when there is nothing to render."""
     path = tmp_path / "a.md"
     path.write_text(HEAD + '\n{{ per_gpu("6.1-0001", "gpt-oss-120b", "Server") }}\n', encoding="utf-8")
+    before = len(mp.active_children())
     workers: list[int] = []
-    [out] = render_articles(
-        renderer(tiny, manifest), [path], jobs=1, meanwhile=lambda: workers.append(len(mp.active_children()))
-    )
+
+    def meanwhile() -> None:
+        workers.append(len(mp.active_children()) - before)
+
+    [out] = render_articles(renderer(tiny, manifest), [path], jobs=1, meanwhile=meanwhile)
     assert out.rendered is not None and workers == [1]
-    assert render_articles(renderer(tiny, manifest), [], meanwhile=lambda: workers.append(0)) == []
+    assert render_articles(renderer(tiny, manifest), [], meanwhile=meanwhile) == []
     assert workers == [1, 0]

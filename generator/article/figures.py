@@ -45,7 +45,13 @@ def rows_text(rows: Iterable[Row], describe: Callable[[Row], str]) -> str:
     if len(described) <= LISTED_ROWS:
         return ", ".join(described)
     entries = sorted({r.result_id for r in rows if r.result_id})
-    return f"{len(described):,} rows of {len(entries):,} entries: {', '.join(entries)}"
+    unnamed = len({describe(r) for r in rows if not r.result_id})  # a checker's summary has no IDs
+    text = f"{len(described):,} rows"
+    if entries:
+        text += f" of {len(entries):,} {'entry' if len(entries) == 1 else 'entries'}: {', '.join(entries)}"
+    if unnamed:
+        text += f"{';' if entries else ','} {unnamed:,} without an entry ID"
+    return text
 
 
 @dataclass(frozen=True)

@@ -72,9 +72,13 @@ class Drawing:
         with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False, encoding="utf-8") as fh:
             json.dump(payload, fh)
         self.payload = Path(fh.name)
+        # -P and the package's own folder first: this package, never a folder of the same name
+        # where the build runs (an installed package or a checkout alike)
+        here = str(Path(__file__).resolve().parents[2])
+        path = os.pathsep.join(p for p in (here, os.environ.get("PYTHONPATH", "")) if p)
         self.proc = subprocess.Popen(
-            # -P: this package, never a folder of the same name where the build runs
             [sys.executable, "-P", "-m", "generator.article.svgdraw", str(self.payload)],
+            env={**os.environ, "PYTHONPATH": path},
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,

@@ -635,7 +635,7 @@ class _RowReader:
         self, raw: _Raw, version: str, keep_div: set[str] | None, keep_suite: set[str] | None
     ) -> dict[str, Any] | None:
         """One normalized row, or None when the record is skipped or broken."""
-        v, cols = raw.values, self.cols
+        v = raw.values
         bench_raw, scen_raw = _text(self.get(raw, "benchmark")), _text(self.get(raw, "scenario"))
         rid_text = _text(v.get("ID")) if self.results_shape else ""
         ctx = " ".join(p for p in (f"entry {rid_text}" if rid_text else "", bench_raw, scen_raw) if p)

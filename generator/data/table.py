@@ -369,7 +369,7 @@ class ResultsTable:
             listing = "; ".join(f"{b} ({', '.join(sorted(s))})" for b, s in sorted(ran.items()))
             raise LookupFailed(f"entry {entry} has no {benchmark} {scenario} result; it ran: {listing}")
         if len(hit) > 1:
-            places = ", ".join(r.source_row for r in hit)
+            places = ", ".join(str(r.source_row) for r in hit)
             raise LookupFailed(
                 f"entry {entry} {benchmark} {scenario} is ambiguous: {len(hit)} rows ({places})"
             )

@@ -262,11 +262,11 @@ def prepare(
         Renderer(lib, sample=sample, publisher=load_publication(project.mkdocs_yml).name),
         published_sources(project, sample, log),
         log,
-        cache,
-        jobs,
-        checker.check,
-        checked,
-        meanwhile,
+        cache=cache,
+        jobs=jobs,
+        after=checker.check,
+        extras=checked,
+        meanwhile=meanwhile,
     )
     log(
         f"rendered {sum(1 for r in rendered if not r.missing)} of {len(rendered)} articles, "

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -35,22 +36,49 @@ class MkDocsSetup:
         self.project, self.docs, self.site = project, docs, site
         self._config: Any = None
         self._error: Exception | None = None
+        self._records: list[logging.LogRecord] | None = None
 
     def load(self) -> None:
-        """Load the configuration; never raises: an error is raised by :meth:`config`, at the
-        point of the build where MkDocs would have raised it."""
-        if self._config is not None or self._error is not None:
+        """Load the configuration; never raises, never logs: an error is raised, and what MkDocs
+        logged is logged, by :meth:`config`, at the point of the build where MkDocs ran before."""
+        if self._records is not None:
             return
-        try:
-            self._config = _load_config(self.project, self.docs, self.site)
-        except Exception as exc:  # noqa: BLE001 - raised again by config()
-            self._error = exc
+        self._records = []
+        with _held(self._records):
+            try:
+                self._config = _load_config(self.project, self.docs, self.site)
+            except Exception as exc:  # noqa: BLE001 - raised again by config()
+                self._error = exc
 
     def config(self) -> Any:
         self.load()
+        for record in self._records or []:
+            logging.getLogger(record.name).handle(record)
+        self._records = []
         if self._error is not None:
             raise self._error
         return self._config
+
+
+class _Keep(logging.Handler):
+    def __init__(self, records: list[logging.LogRecord]) -> None:
+        super().__init__(logging.DEBUG)
+        self.records = records
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+
+@contextlib.contextmanager
+def _held(records: list[logging.LogRecord]) -> Iterator[None]:
+    """What MkDocs logs meanwhile goes into *records*, not to its handlers."""
+    logger = logging.getLogger("mkdocs")
+    handlers, propagate = logger.handlers, logger.propagate
+    logger.handlers, logger.propagate = [_Keep(records)], False
+    try:
+        yield
+    finally:
+        logger.handlers, logger.propagate = handlers, propagate
 
 
 def _load_config(project: Project, docs: Path, site: Path) -> Any:
@@ -73,6 +101,27 @@ def _load_config(project: Project, docs: Path, site: Path) -> Any:
     return cfg
 
 
+def _checked_nav(project: Project, nav: list[dict[str, Any]], *, strict: bool) -> Any:
+    """*nav* as ``load_config(nav=...)`` checks it: an error fails, a warning is logged (and
+    fails in strict mode)."""
+    from mkdocs.config.base import ValidationError
+    from mkdocs.config.config_options import Nav
+
+    option = Nav()
+    try:
+        value = option.validate(nav)
+    except ValidationError as exc:
+        raise BuildError(f"{project.mkdocs_yml}: MkDocs failed: Config value 'nav': {exc}") from None
+    for warning in option.warnings:
+        logging.getLogger("mkdocs.config").warning(f"Config value 'nav': {warning}")
+    if strict and option.warnings:
+        raise BuildError(
+            f"{project.mkdocs_yml}: MkDocs failed: Aborted with {len(option.warnings)} configuration "
+            "warnings in 'strict' mode!"
+        )
+    return value
+
+
 def run_mkdocs(
     project: Project,
     docs: Path,
@@ -86,7 +135,6 @@ def run_mkdocs(
     ahead by *setup*, or now) and *nav*: the ``gpu-insights`` plugin only adds the site's
     settings. Pages are converted and written by *jobs* worker processes (the same bytes as
     MkDocs' own build)."""
-    from mkdocs.config.config_options import Nav
     from mkdocs.exceptions import MkDocsException
 
     from generator.site import mkdocs_parallel
@@ -94,7 +142,7 @@ def run_mkdocs(
 
     cfg = (setup or MkDocsSetup(project, docs, site)).config()
     try:
-        cfg["nav"] = Nav().validate(nav)  # what load_config(nav=...) would have done
+        cfg["nav"] = _checked_nav(project, nav, strict=bool(cfg.strict))
         with prerendered():
             cfg.plugins.on_startup(command="build", dirty=False)  # as `mkdocs build` does
             try:
