@@ -28,7 +28,8 @@ RESULTS_HELP = (
 )
 SITE_DIR_HELP = "Where the site is written (default: site_dir of mkdocs.yml, else site/)."
 JOBS_HELP = (
-    "Worker processes that render articles (default: one per core); the output is the same for any number."
+    "Worker processes that load rounds, render articles and make pages (default: one per core); "
+    "the output is the same for any number."
 )
 DATA_DIR_HELP = "The project's data folder (rounds.toml, accelerators.toml, ...)."
 DATA_DIR_TYPE = click.Path(path_type=Path, exists=True, file_okay=False)

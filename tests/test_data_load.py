@@ -9,6 +9,7 @@ from pathlib import Path
 import openpyxl
 import pytest
 
+from generator.data import table as table_mod
 from generator.data.manifest import Manifest
 from generator.data.results import COLUMNS, read_results
 from generator.data.table import ResultsTable
@@ -202,3 +203,16 @@ def test_division_filter_counts_skipped_rows(manifest: Manifest, shared_dir: Pat
     assert len(df) == 476
     assert rep.skipped == {"open-division": 16}
     assert "16 open-division rows skipped" in rep.summary_line()
+
+
+def test_one_job_loads_every_round_in_this_process(
+    official: ResultsTable, manifest: Manifest, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--jobs 1`` means one process: rounds are not read by a pool of workers then."""
+    def refuse(*args: object, **kw: object) -> None:
+        raise AssertionError("a worker pool was started with one job")
+
+    monkeypatch.setattr(table_mod, "ProcessPoolExecutor", refuse)
+    assert official.results_dir is not None
+    one = ResultsTable.from_dir(official.results_dir, manifest, jobs=1)
+    assert one.df.equals(official.df)

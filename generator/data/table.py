@@ -137,9 +137,10 @@ def _frozen(value: Any) -> object:
 PARALLEL_ROUNDS = 3
 
 
-def _in_parallel(read: Callable[[str], T], versions: list[str]) -> list[T]:
-    """``read`` of every version, in forked worker processes, in version order."""
-    cores = default_jobs()
+def _in_parallel(read: Callable[[str], T], versions: list[str], jobs: int | None = None) -> list[T]:
+    """``read`` of every version, in up to *jobs* forked worker processes (default: one per
+    core), in version order."""
+    cores = default_jobs(jobs)
     if cores < 2:
         return [read(v) for v in versions]
     ctx = mp.get_context("fork")
@@ -196,8 +197,10 @@ class ResultsTable:
         rounds: Iterable[str] | None = None,
         divisions: Iterable[str] | None = None,
         suites: Iterable[str] | None = None,
+        jobs: int | None = None,
     ) -> ResultsTable:
-        """Load every round found under *results_dir* (``v6.1/summary_results.json`` ...)."""
+        """Load every round found under *results_dir* (``v6.1/summary_results.json`` ...), in up
+        to *jobs* worker processes (default: one per core)."""
         d = Path(results_dir)
         versions = [normalize_version(v) for v in rounds] if rounds else available_rounds(d)
         for v in versions:
@@ -207,7 +210,8 @@ class ResultsTable:
                     f"summary.xlsx, summary.json or summary.csv); run `gpu-insights fetch {v}`"
                 )
         read = functools.partial(read_round, d, manifest=manifest, divisions=divisions, suites=suites)
-        loaded = _in_parallel(read, versions) if len(versions) >= PARALLEL_ROUNDS else map(read, versions)
+        many = len(versions) >= PARALLEL_ROUNDS
+        loaded = _in_parallel(read, versions, jobs) if many else map(read, versions)
         frames, reports = [], []
         for df, rep in loaded:  # in version order: the first bad round is the one reported
             frames.append(df)

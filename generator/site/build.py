@@ -63,16 +63,21 @@ class BuildResult:
 
 
 def load_table(
-    project: Project, manifest: Manifest, results: Path | None, *, cache_dir: Path | None = None
+    project: Project,
+    manifest: Manifest,
+    results: Path | None,
+    *,
+    cache_dir: Path | None = None,
+    jobs: int | None = None,
 ) -> tuple[ResultsTable, bool]:
     """The official results under *results*, or the embedded sample when it is None (kept
-    in *cache_dir*, keyed by every file it depends on)."""
+    in *cache_dir*, keyed by every file it depends on), read by up to *jobs* processes."""
     d = results if results is not None else project.sample_dir
     if cache_dir is not None and d.is_dir():
         digest = results_digest(d, project.data_dir)
-        table = cached_table(cache_dir, digest, lambda: ResultsTable.from_dir(d, manifest))
+        table = cached_table(cache_dir, digest, lambda: ResultsTable.from_dir(d, manifest, jobs=jobs))
     else:
-        table = ResultsTable.from_dir(d, manifest)
+        table = ResultsTable.from_dir(d, manifest, jobs=jobs)
     if not table.rounds:
         raise BuildError(f"{d}: no round folders (v6.1/summary_results.json, ...) found")
     return table, (d / "SAMPLE").exists()
@@ -248,7 +253,7 @@ def prepare(
     is written yet."""
     manifest = load_manifest(project.data_dir)
     table, sample = load_table(
-        project, manifest, results, cache_dir=cache_dir / "table" if cache_dir else None
+        project, manifest, results, cache_dir=cache_dir / "table" if cache_dir else None, jobs=jobs
     )
     for rep in table.reports:
         log(rep.summary_line())
@@ -525,7 +530,9 @@ def run_checks(
     manifest = load_manifest(project.data_dir)
     base = project.root / ".cache"
     writable = os.access(project.root, os.W_OK)
-    table, sample = load_table(project, manifest, results, cache_dir=base / "table" if writable else None)
+    table, sample = load_table(
+        project, manifest, results, cache_dir=base / "table" if writable else None, jobs=jobs
+    )
     # the build's chart cache: an edited article whose charts did not change imports no chart library
     charts = ChartCache(base / "charts", render_cache_key(project, results)) if writable else None
     lib = Library(table, manifest, Prices.load(project.data_file("prices.toml")), chart_cache=charts)
