@@ -40,12 +40,11 @@ LISTED_ROWS = 12
 def rows_text(rows: Iterable[Row], describe: Callable[[Row], str]) -> str:
     """Each row described, sorted: ``6.1-0021 gpt-oss-120b Server, …``; past :data:`LISTED_ROWS`
     rows, the entries they belong to: ``1,024 rows of 120 entries: 6.1-0001, 6.1-0002, …``."""
-    rows = list(rows)
-    described = sorted({describe(r) for r in rows})
+    described = {describe(r): r for r in rows}  # a row cited twice is one row
     if len(described) <= LISTED_ROWS:
-        return ", ".join(described)
-    entries = sorted({r.result_id for r in rows if r.result_id})
-    unnamed = len({describe(r) for r in rows if not r.result_id})  # a checker's summary has no IDs
+        return ", ".join(sorted(described))
+    entries = sorted({r.result_id for r in described.values() if r.result_id})
+    unnamed = sum(1 for r in described.values() if not r.result_id)  # a checker's summary has no IDs
     text = f"{len(described):,} rows"
     if entries:
         text += f" of {len(entries):,} {'entry' if len(entries) == 1 else 'entries'}: {', '.join(entries)}"

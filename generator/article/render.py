@@ -147,7 +147,7 @@ class Renderer:
         template = env.template_class.from_code(env, code, env.make_globals(None))
         origins = Origins(python, code, template, article.body)
         namespace = template.root_render_func.__globals__  # the compiled template's module globals
-        namespace["__gi_template__"], namespace["__gi_origins__"] = template, origins
+        namespace["__gi_origins__"] = origins
         try:
             chunks = self._generate(template, origins, self._context(article, state), state)
         except TemplateError:
@@ -464,13 +464,9 @@ def _placeholder_position(filename: str) -> tuple[int, int]:
     while frame is not None:
         if frame.f_code.co_filename == filename:
             origins = frame.f_globals.get("__gi_origins__")
-            template_line = frame.f_globals.get("__gi_template__")
-            if template_line is not None:
-                at = frame.f_lineno
-                line = origins.template_line(at) if origins else template_line.get_corresponding_lineno(at)
-                col = origins.expr_cols.get(frame.f_lineno, 1) if origins else 1
-                return line, col
-            return 0, 0
+            if origins is None:
+                return 0, 0
+            return origins.template_line(frame.f_lineno), origins.expr_cols.get(frame.f_lineno, 1)
         frame = frame.f_back  # type: ignore[assignment]
     return 0, 0
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from generator.check.claims import Claim
 from generator.check.vocabulary import Mentions
-from generator.data.table import ResultsTable, Row
+from generator.data.table import ResultsTable, Row, entry_round
 
 
 class EntryRows(Mapping[str, list[Row]]):
@@ -33,7 +33,7 @@ class EntryRows(Mapping[str, list[Row]]):
         rows = self.made.get(entry)
         if rows is None:
             positions = self.positions[entry]
-            version = entry.partition("-")[0]
+            version = entry_round(entry)
             if version not in self.rounds:  # the round's rows in one batch, not entry by entry
                 self.rounds.add(version)
                 self.table.rows_at(self.table.round_positions(version))

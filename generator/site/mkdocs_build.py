@@ -95,7 +95,7 @@ def _load_config(project: Project, docs: Path, site: Path) -> Any:
             # nav=[]: the build's own navigation replaces the file's, which MkDocs then never checks
             cfg = load_config(config_file=str(project.mkdocs_yml), docs_dir=str(docs), site_dir=str(site), nav=[])
     except MkDocsException as exc:
-        raise BuildError(f"{project.mkdocs_yml}: MkDocs failed: {exc}") from None
+        raise _failed(project, str(exc)) from None
     if "gpu-insights" not in cfg.plugins:
         apply_site_defaults(cfg)
     return cfg
@@ -111,14 +111,11 @@ def _checked_nav(project: Project, nav: list[dict[str, Any]], *, strict: bool) -
     try:
         value = option.validate(nav)
     except ValidationError as exc:
-        raise BuildError(f"{project.mkdocs_yml}: MkDocs failed: Config value 'nav': {exc}") from None
+        raise _failed(project, f"Config value 'nav': {exc}") from None
     for warning in option.warnings:
         logging.getLogger("mkdocs.config").warning(f"Config value 'nav': {warning}")
     if strict and option.warnings:
-        raise BuildError(
-            f"{project.mkdocs_yml}: MkDocs failed: Aborted with {len(option.warnings)} configuration "
-            "warnings in 'strict' mode!"
-        )
+        raise _failed(project, f"Aborted with {len(option.warnings)} configuration warnings in 'strict' mode!")
     return value
 
 
@@ -150,4 +147,8 @@ def run_mkdocs(
             finally:
                 cfg.plugins.on_shutdown()
     except MkDocsException as exc:
-        raise BuildError(f"{project.mkdocs_yml}: MkDocs failed: {exc}") from None
+        raise _failed(project, str(exc)) from None
+
+
+def _failed(project: Project, why: str) -> BuildError:
+    return BuildError(f"{project.mkdocs_yml}: MkDocs failed: {why}")
