@@ -406,3 +406,24 @@ def test_every_placeholder_is_documented() -> None:
     for name, fn in Library.namespace_functions().items():
         assert fn.__doc__, f"{name} has no docstring"
         assert f"### `{name}(" in doc
+
+
+def test_the_rounds_articles_name_are_prepared_for_checking_while_they_render(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """While articles render, the checker makes the rows of the rounds their front matter names
+    (what its first check would otherwise do); an article that cannot be read names none, and
+    is still reported."""
+    (tmp_path / "one").mkdir()
+    good = article(tmp_path / "one", "A short note.\n", front='title: t\ndate: 2026-10-05\nrounds: ["6.0"]\n')
+    bad = tmp_path / "b.md"
+    bad.write_text("---\ntitle: [\n---\nText.\n", "utf-8")
+    checker = make_checker(manifest, official)
+    assert checker.matcher is not None
+    prepared: list[list[str]] = []
+    real = checker.prepare
+    monkeypatch.setattr(checker, "prepare", lambda rounds: (prepared.append(sorted(rounds)), real(rounds)))
+    found, _ = check_rendered(renderer(manifest, official), checker, [good, bad])
+    assert prepared == [["6.0"]]
+    assert checker.matcher.by_id.rounds == {"6.0"}
+    assert [(Path(f.path).name, f.rule) for f in found] == [("b.md", "MLP000")]

@@ -7,12 +7,13 @@ import shutil
 from pathlib import Path
 
 import openpyxl
+import pandas as pd
 import pytest
 
 from generator.data import table as table_mod
 from generator.data.manifest import Manifest
 from generator.data.results import COLUMNS, read_results
-from generator.data.table import ResultsTable
+from generator.data.table import ResultsTable, Row
 from generator.errors import LookupFailed, MissingRound
 
 
@@ -209,6 +210,7 @@ def test_one_job_loads_every_round_in_this_process(
     official: ResultsTable, manifest: Manifest, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """``--jobs 1`` means one process: rounds are not read by a pool of workers then."""
+
     def refuse(*args: object, **kw: object) -> None:
         raise AssertionError("a worker pool was started with one job")
 
@@ -216,3 +218,23 @@ def test_one_job_loads_every_round_in_this_process(
     assert official.results_dir is not None
     one = ResultsTable.from_dir(official.results_dir, manifest, jobs=1)
     assert one.df.equals(official.df)
+
+
+def test_rows_hold_the_values_a_data_frame_gives_whatever_each_columns_type(official: ResultsTable) -> None:
+    """Rows are made from column arrays taken once; each field holds what ``Series.tolist``
+    gives, for NumPy, Python-string, nullable, categorical and date columns alike."""
+    df = official.df.head(6).copy()
+    df["nodes"] = df["nodes"].astype("Int64")
+    df["units"] = df["units"].astype("category")
+    df["software"] = pd.to_datetime(["2026-01-0" + str(i) for i in range(1, 7)])
+    df.loc[2, "nodes"] = pd.NA
+    table = ResultsTable(df)
+    rows = table.rows_at([4, 2, 0])
+    for row, i in zip(rows, [4, 2, 0], strict=True):
+        want = {f: df[f].tolist()[i] for f in Row.__dataclass_fields__}
+        got = {f: getattr(row, f) for f in Row.__dataclass_fields__}
+        assert {f: (type(v), repr(v)) for f, v in got.items()} == {
+            f: (type(v), repr(v)) for f, v in want.items()
+        }
+    assert rows[1].nodes is pd.NA and isinstance(rows[0].software, pd.Timestamp)
+    assert table.rows_at([2]) == [rows[1]] and table.rows_at([2])[0] is rows[1]  # made once

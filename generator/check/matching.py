@@ -33,12 +33,16 @@ class EntryRows(Mapping[str, list[Row]]):
         rows = self.made.get(entry)
         if rows is None:
             positions = self.positions[entry]
-            version = entry_round(entry)
-            if version not in self.rounds:  # the round's rows in one batch, not entry by entry
-                self.rounds.add(version)
-                self.table.rows_at(self.table.round_positions(version))
+            self.prepare([entry_round(entry)])
             rows = self.made[entry] = self.table.rows_at(positions)
         return rows
+
+    def prepare(self, versions: Iterable[str]) -> None:
+        """Make the rows of these rounds now, each round's in one batch (not entry by entry)."""
+        for version in versions:
+            if version not in self.rounds:
+                self.rounds.add(version)
+                self.table.rows_at(self.table.round_positions(version))
 
     def __contains__(self, entry: object) -> bool:
         return entry in self.positions

@@ -8,12 +8,14 @@ an internal-error finding naming the rule, and every other rule and article stil
 
 from __future__ import annotations
 
+import contextlib
 import re
 import traceback
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from generator.article.frontmatter import load_article
 from generator.article.pool import Cache, render_articles
 from generator.article.render import Rendered, Renderer
 from generator.check.config import CheckConfig
@@ -24,6 +26,7 @@ from generator.check.registry import RULES, Issue, declare
 from generator.check.vocabulary import Vocabulary
 from generator.data.manifest import Manifest
 from generator.data.table import ResultsTable
+from generator.errors import GpuInsightsError
 
 SUPPRESS = re.compile(
     r"<!--\s*gpu-insights:\s*allow\s+([A-Z]{3}\d{3}(?:\s*,\s*[A-Z]{3}\d{3})*)\s*(\"[^\"]*\"|'[^']*')?\s*-->"
@@ -116,6 +119,13 @@ class Checker:
         self.vocab = Vocabulary(manifest, set(table.df["benchmark"]))
         self.matcher = None if sample else Matcher(table)
 
+    def prepare(self, rounds: Iterable[str]) -> None:
+        """Do now what the first check would otherwise do (the vocabulary's patterns, the rows of
+        *rounds*), while articles render elsewhere."""
+        self.vocab.prepare()
+        if self.matcher is not None:
+            self.matcher.by_id.prepare(r for r in rounds if r in self.table.rounds)
+
     def _finding(self, ctx: Context, code: str, issue: Issue) -> Finding:
         if issue.line is not None:
             line, col = issue.line, issue.col
@@ -202,7 +212,12 @@ def check_rendered(
     findings: list[Finding] = []
     rendered: list[Rendered] = []
     sev = checker.config.severity("MLP000")
-    for o in render_articles(renderer, list(paths), jobs=jobs, cache=cache):
+    paths = list(paths)
+
+    def meanwhile() -> None:
+        checker.prepare(_front_matter_rounds(paths))
+
+    for o in render_articles(renderer, paths, jobs=jobs, cache=cache, meanwhile=meanwhile):
         if o.rendered is None:
             m = re.match(r"(.*?):(\d+)(?::(\d+))?: (.*)", o.error, re.S)
             line, col, msg = (int(m.group(2)), int(m.group(3) or 1), m.group(4)) if m else (1, 1, o.error)
@@ -216,3 +231,13 @@ def check_rendered(
         rendered.append(o.rendered)
         findings.extend(checker.check(o.rendered))
     return findings, rendered
+
+
+def _front_matter_rounds(paths: list[Path]) -> set[str]:
+    """The rounds the articles' front matter names (an article that cannot be read names none:
+    rendering reports it)."""
+    rounds: set[str] = set()
+    for p in paths:
+        with contextlib.suppress(GpuInsightsError):
+            rounds.update(load_article(p).rounds)
+    return rounds

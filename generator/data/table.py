@@ -149,6 +149,22 @@ def _in_parallel(read: Callable[[str], T], versions: list[str], jobs: int | None
         return list(pool.map(read, versions))
 
 
+def _python_values(column: pd.Series) -> np.ndarray:
+    """*column*'s values as an array whose ``tolist()`` equals ``column.tolist()``: the column's
+    own array for NumPy numbers, booleans and objects, and Python-stored strings; otherwise
+    (dates, nullable or Arrow-backed types) an object array of the values ``tolist`` gives."""
+    dtype = column.dtype
+    if isinstance(dtype, np.dtype) and dtype.kind in "biufO":
+        return column.to_numpy()
+    if isinstance(dtype, pd.StringDtype) and dtype.storage == "python":
+        return column.to_numpy()
+    values = column.tolist()
+    out = np.empty(len(values), dtype=object)
+    for i, v in enumerate(values):  # one by one: a value that is a sequence stays one value
+        out[i] = v
+    return out
+
+
 def entry_round(entry: str) -> str:
     """``"6.1-0052"`` → ``"6.1"``."""
     head, sep, _ = entry.partition("-")
@@ -171,6 +187,7 @@ class ResultsTable:
         self.df = df.reset_index(drop=True)
         self._records: dict[int, Row] = {}  # Row of each table position, made on first use
         self._position: dict[int, int] = {}  # id() of each of those rows → its position
+        self._columns: list[np.ndarray] | None = None  # each Row field's values, in table order
         self._rounds: list[str] | None = None
         self._by_entry: dict[str, np.ndarray] | None = None
         self._selected: dict[object, pd.DataFrame] = {}  # the table never changes after loading
@@ -243,13 +260,20 @@ class ResultsTable:
         recs = self._records
         missing = [p for p in positions if p not in recs]
         if missing:
-            part = self.df.iloc[missing]
-            # column by column (tolist gives Python values): several times faster than records
-            columns = [part[f].tolist() for f in Row.__dataclass_fields__]
+            # column by column (tolist gives Python values), from arrays taken once: an order of
+            # magnitude faster than selecting the rows as a DataFrame first
+            columns = [c[missing].tolist() for c in self._field_arrays()]
             for p, values in zip(missing, zip(*columns, strict=True), strict=True):
                 recs[p] = row = Row(*values)
                 self._position[id(row)] = p
         return [recs[p] for p in positions]
+
+    def _field_arrays(self) -> list[np.ndarray]:
+        """Each :class:`Row` field's column as an array of what ``Series.tolist`` gives (views of
+        the table's own columns where they hold such values: numbers, booleans, Python strings)."""
+        if self._columns is None:
+            self._columns = [_python_values(self.df[f]) for f in Row.__dataclass_fields__]
+        return self._columns
 
     def entry_positions(self) -> dict[str, np.ndarray]:
         """Entry ID → its rows' table positions (in table order), built once per load."""
@@ -450,9 +474,13 @@ class ResultsTable:
             return self._selected_rows[key]
         where = self._partition(filters)
         if where is None:  # no round named: the whole table, through pandas
-            out = self.rows_of(self.select(division=division, heterogeneous=heterogeneous, exclude=exclude, **filters))
+            out = self.rows_of(
+                self.select(division=division, heterogeneous=heterogeneous, exclude=exclude, **filters)
+            )
         else:
-            keep = [self._predicate(n, v) for n, v in {"division": division, **filters}.items() if v is not None]
+            keep = [
+                self._predicate(n, v) for n, v in {"division": division, **filters}.items() if v is not None
+            ]
             het = engine.heterogeneous_predicate(heterogeneous)
             keep += [het] if het is not None else []
             drop = [self._predicate(n, v) for n, v in exclude.items() if v is not None]
