@@ -18,6 +18,7 @@ from pathlib import Path
 import click
 
 from generator import __version__
+from generator.article.ahead import CompileAhead
 from generator.errors import DataError, GpuInsightsError
 from generator.project import Project, source_problem
 from generator.workers import default_jobs
@@ -234,6 +235,28 @@ def check(
     PATHS are articles (templates or hand-written Markdown) or folders of them (default:
     content/). Exit status: 0 clean, 1 findings, 2 usage error, 3 internal error.
     """
+    files = [p for p in paths if p.suffix == ".md" and p.is_file()]
+    # the named articles' templates compiled in another process while this one imports
+    ahead = CompileAhead(files) if files and not rules_doc and default_jobs(jobs) > 1 else None
+    try:
+        _check(ctx, paths, results, fmt, strict, check_config, rules_doc, jobs, ahead)
+    finally:
+        if ahead is not None:
+            ahead.close()
+
+
+def _check(
+    ctx: click.Context,
+    paths: tuple[Path, ...],
+    results: Path | None,
+    fmt: str,
+    strict: bool,
+    check_config: Path | None,
+    rules_doc: bool,
+    jobs: int | None,
+    ahead: CompileAhead | None,
+) -> None:
+    # imported only now: --help and --version do not load pandas and the checker
     import json
 
     from generator.check import failed, rules_markdown
@@ -253,7 +276,7 @@ def check(
         problem = None if p.is_dir() else source_problem(p)
         if problem:
             raise click.UsageError(f"{p}: {problem}", ctx)
-    findings = run_checks(project, list(paths), results, config=check_config, jobs=jobs)
+    findings = run_checks(project, list(paths), results, config=check_config, jobs=jobs, ahead=ahead)
     if fmt == "json":
         click.echo(json.dumps([f.as_dict() for f in findings], indent=1, ensure_ascii=False))
     else:

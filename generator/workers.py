@@ -7,6 +7,7 @@ from __future__ import annotations
 import gc
 import multiprocessing as mp
 import os
+import resource
 import signal
 import sys
 import threading
@@ -41,6 +42,20 @@ def die_with_parent(parent: int) -> None:
             os._exit(1)
         return
     threading.Thread(target=_watch, args=(parent,), daemon=True, name="die-with-parent").start()
+
+
+def limit_memory(budget: int) -> None:
+    """Let this process grow by at most *budget* bytes of address space from now on."""
+    try:
+        with open("/proc/self/statm") as fh:
+            size = int(fh.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError):
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    want = size + int(budget)
+    if hard != resource.RLIM_INFINITY:
+        want = min(want, hard)
+    resource.setrlimit(resource.RLIMIT_AS, (want, hard))
 
 
 def _prctl_deathsig() -> bool:

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from generator.data.table import Row
+from generator.data.row import Row
 from generator.errors import LookupFailed
 
 #: kinds of figure that are derived (computed by us), not read from an official row

@@ -17,7 +17,6 @@ import io
 import multiprocessing as mp
 import os
 import pickle
-import resource
 import signal
 import time
 from collections.abc import Callable
@@ -31,7 +30,7 @@ from generator.article.frontmatter import load_article
 from generator.article.render import Rendered, Renderer
 from generator.data.table import ResultsTable, Row
 from generator.errors import GpuInsightsError
-from generator.workers import default_jobs, die_with_parent
+from generator.workers import default_jobs, die_with_parent, limit_memory
 
 GRACE_SECONDS = 5.0  # after the limit, the parent kills a worker that did not stop itself
 
@@ -57,19 +56,6 @@ class Outcome:
     extra: Any = None  # what the *after* hook gave in the worker (None: not run, or it failed)
 
 
-def _limit_memory(budget: int) -> None:
-    try:
-        with open("/proc/self/statm") as fh:
-            size = int(fh.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
-    except (OSError, ValueError):
-        return
-    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
-    want = size + int(budget)
-    if hard != resource.RLIM_INFINITY:
-        want = min(want, hard)
-    resource.setrlimit(resource.RLIMIT_AS, (want, hard))
-
-
 def _after(after: Callable[[Rendered], Any] | None, rendered: Rendered) -> Any:
     if after is None or rendered.missing:
         return None
@@ -92,7 +78,7 @@ def _render_one(renderer: Renderer, path: Path, after: Callable[[Rendered], Any]
     table = renderer.lib.table
     table.touched = set()
     try:
-        _limit_memory(limits.memory_bytes)
+        limit_memory(limits.memory_bytes)
         rendered = renderer.render(load_article(path))
         deps = table.fingerprint(table.touched)
         signal.setitimer(signal.ITIMER_REAL, 0)

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from generator.article.figures import Figure, total_figure
 from generator.data.results import version_key
-from generator.data.table import Row
+from generator.data.row import Row
 from generator.errors import ClaimFailed, LookupFailed
 
 if TYPE_CHECKING:

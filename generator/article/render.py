@@ -18,13 +18,14 @@ from typing import Any
 import jinja2
 
 from generator.article import charts as charts_mod
+from generator.article.ahead import Compiled
 from generator.article.escape import Trusted, md, md_attr
 from generator.article.figures import Figure, rows_text
 from generator.article.footnotes import Group, GroupKey, collect_groups, footnotes_markdown, marker
 from generator.article.frontmatter import Article, load_article
 from generator.article.functions import Library
 from generator.article.queries import Claim
-from generator.article.sandbox import make_environment, printable
+from generator.article.sandbox import Limits, compile_template, make_environment, printable
 from generator.article.sourcemap import GENERATED, TEXT, Chunk, Origins, SourceMap
 from generator.article.tables import Table, best_table, top_table
 from generator.errors import ClaimFailed, GpuInsightsError, TemplateError
@@ -36,15 +37,6 @@ FOOTNOTES_HEADING = "## MLPerf® result footnotes and entry IDs"
 ERRATA_HEADING = "## Errata"
 
 __all__ = ["Article", "Limits", "Rendered", "Renderer", "load_article"]
-
-
-@dataclass(frozen=True)
-class Limits:
-    """Bounds on rendering one article (defaults from the project configuration)."""
-
-    seconds: float = 30.0
-    output_bytes: int = 5_000_000
-    memory_bytes: int = 2 << 30
 
 
 @dataclass
@@ -130,6 +122,8 @@ class Renderer:
         self.publisher = publisher
         self.sample = sample
         self.limits = limits or Limits()
+        #: templates compiled ahead (:mod:`generator.article.ahead`), by article path
+        self.compiled: dict[str, Compiled] = {}
 
     # ------------------------------------------------------------------ public
     def render(self, article: Article) -> Rendered:
@@ -139,11 +133,14 @@ class Renderer:
         state = _State()
         env = make_environment(lambda v: self._finalize(v, article, state))
         filename = str(article.path)
-        try:
-            python = env.compile(article.body, name=article.slug, filename=filename, raw=True)
-            code = compile(python, filename, "exec")
-        except jinja2.TemplateSyntaxError as exc:
-            raise TemplateError(f"{filename}:{exc.lineno}: {exc.message}") from None
+        ahead = self.compiled.get(filename)
+        if ahead is not None and ahead.slug == article.slug and ahead.body == article.body:
+            python, code = ahead.python, ahead.code
+        else:
+            try:
+                python, code = compile_template(env, article.body, article.slug, filename)
+            except jinja2.TemplateSyntaxError as exc:
+                raise TemplateError(f"{filename}:{exc.lineno}: {exc.message}") from None
         template = env.template_class.from_code(env, code, env.make_globals(None))
         origins = Origins(python, code, template, article.body)
         namespace = template.root_render_func.__globals__  # the compiled template's module globals

@@ -17,6 +17,8 @@ import datetime as dt
 import functools
 import math
 from collections.abc import Callable
+from dataclasses import dataclass
+from types import CodeType
 from typing import Any
 
 import jinja2
@@ -28,7 +30,7 @@ from jinja2.sandbox import SandboxedEnvironment
 
 from generator.article.escape import DataText, Trusted, md
 from generator.article.figures import Figure
-from generator.data.table import Row
+from generator.data.row import Row
 from generator.errors import GpuInsightsError
 
 MAX_POWER_BITS = 4096
@@ -160,6 +162,21 @@ class ArticleSandbox(SandboxedEnvironment):
                         f"repeating a {type(seq).__name__} {n:,} times exceeds {MAX_SEQUENCE:,} items"
                     )
         return super().call_binop(context, operator, left, right)
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Bounds on rendering one article (defaults from the project configuration)."""
+
+    seconds: float = 30.0
+    output_bytes: int = 5_000_000
+    memory_bytes: int = 2 << 30
+
+
+def compile_template(env: ArticleSandbox, body: str, name: str, filename: str) -> tuple[str, CodeType]:
+    """An article template's Python source, as jinja generates it in *env*, and its code."""
+    python = env.compile(body, name=name, filename=filename, raw=True)
+    return python, compile(python, filename, "exec")
 
 
 def make_environment(finalize: Callable[[Any], Any]) -> ArticleSandbox:

@@ -18,7 +18,7 @@ from generator.article.figures import DERIVED_KINDS, Figure
 from generator.article.render import Rendered
 from generator.check.document import Block, Document, Sentence
 from generator.check.vocabulary import ACCELERATOR, PER_ACCELERATOR, PRODUCT_WORDS
-from generator.data.table import Row
+from generator.data.row import Row
 
 #: figure kinds that compare two or more rows
 COMPARISON_KINDS = {"ratio", "pct", "scaling", "break_even", "spread"}

@@ -27,7 +27,7 @@ from generator.check.matching import Match, Matcher, relation_values
 from generator.check.notes import Note, Notes, find_notes
 from generator.check.vocabulary import PER_ACCELERATOR, Mentions, Vocabulary, variant_of
 from generator.data.manifest import Manifest
-from generator.data.table import Row
+from generator.data.row import Row
 
 JINJA = re.compile(r"\{\{|\{%")
 #: the accuracy targets of benchmark variants ("-99", "-99.9"), as a share of the reference's score

@@ -12,9 +12,8 @@ import functools
 import hashlib
 import multiprocessing as mp
 import os
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -31,6 +30,7 @@ from generator.data.results import (
     round_file,
     version_key,
 )
+from generator.data.row import Row
 from generator.errors import LookupFailed, MissingRound
 from generator.workers import default_jobs, die_with_parent
 
@@ -61,59 +61,6 @@ FILTERS = {
     "min_nodes": "range",
     "max_nodes": "range",
 }
-
-
-@dataclass(frozen=True, slots=True)
-class Row:
-    """One official result row, normalized (see :data:`generator.data.results.COLUMNS`)."""
-
-    round: str
-    result_id: str
-    submitter: str
-    system: str
-    platform: str
-    division: str
-    category: str
-    suite: str
-    benchmark: str
-    scenario: str
-    accelerator: str
-    family: str
-    heterogeneous: bool
-    nodes: int
-    total_accelerators: float
-    result: float
-    units: str
-    higher_is_better: bool
-    per_accelerator: float
-    software: str
-    weight_data_types: str
-    inferred: bool
-    has_power: bool
-    source_file: str
-    source_row: str
-
-    @classmethod
-    def from_series(cls, s: pd.Series) -> Row:
-        return cls.from_record(s.to_dict())
-
-    @classmethod
-    def from_record(cls, rec: Mapping[Any, Any]) -> Row:
-        return cls(**{k: _py(rec[k]) for k in cls.__dataclass_fields__})
-
-    @property
-    def key(self) -> tuple[str, str, str, str]:
-        return (self.round, self.result_id, self.benchmark, self.scenario)
-
-    @property
-    def gpus(self) -> int:
-        return int(self.total_accelerators) if self.total_accelerators == self.total_accelerators else 0
-
-
-def _py(v: Any) -> Any:
-    if hasattr(v, "item"):
-        return v.item()
-    return v
 
 
 class _NoKey(Exception):

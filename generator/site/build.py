@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from generator.article.ahead import CompileAhead
 from generator.article.functions import Library, Prices
 from generator.article.pool import Outcome, render_articles
 from generator.article.render import Rendered, Renderer, load_article
@@ -524,9 +525,11 @@ def run_checks(
     *,
     config: Path | None = None,
     jobs: int | None = None,
+    ahead: CompileAhead | None = None,
 ) -> list[Finding]:
     """Render and check articles (``gpu-insights check``), with the build's table and render
-    caches when the project folder is writable: the checks themselves always run."""
+    caches when the project folder is writable: the checks themselves always run. Templates
+    *ahead* compiled are rendered from that code."""
     manifest = load_manifest(project.data_dir)
     base = project.root / ".cache"
     writable = os.access(project.root, os.W_OK)
@@ -539,6 +542,8 @@ def run_checks(
     checker = make_checker(project, manifest, table, sample=sample, config=config)
     cache = render_cache(project, results, base / "render") if writable else None
     renderer = Renderer(lib, sample=sample, publisher=load_publication(project.mkdocs_yml).name)
+    if ahead is not None:
+        renderer.compiled = ahead.collect(renderer.limits.seconds)
     findings, _ = check_rendered(renderer, checker, article_paths(project, paths), jobs=jobs, cache=cache)
     return findings
 

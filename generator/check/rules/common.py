@@ -9,7 +9,7 @@ from generator.check.claims import Claim
 from generator.check.context import Context
 from generator.check.document import Block, Sentence
 from generator.check.registry import Issue
-from generator.data.table import Row
+from generator.data.row import Row
 
 #: statements the guidelines require word for word; the mark inside them is the guidelines' own
 UNVERIFIED_STATEMENT = (

@@ -22,7 +22,7 @@ from generator.check.registry import Issue, rule
 from generator.check.rules.common import at_claim, cat, claims_in, section_of
 from generator.check.vocabulary import Mentions, family_of, variant_of
 from generator.data.results import version_key
-from generator.data.table import Row
+from generator.data.row import Row
 
 NOT_CLOSED = re.compile(
     r"\b(?:not|never|wouldn't|would not|could not|couldn't|cannot|can't)\s+(?:\w+\s+){0,3}(?:qualify|be eligible|be allowed|be permitted|be valid|meet|pass|comply)|"

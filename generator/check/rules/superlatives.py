@@ -17,7 +17,7 @@ from generator.check.document import Block, Sentence
 from generator.check.registry import Issue, rule
 from generator.check.rules.common import at, claims_in
 from generator.check.vocabulary import PER_ACCELERATOR, Mentions
-from generator.data.table import Row
+from generator.data.row import Row
 
 MAXIMUM = re.compile(
     r"\b(?:fastest|quickest|highest|top(?:-performing|-ranked|-scoring)?(?=\s+(?:\S+\s+){0,5}(?:score|result|spot|place|performer|system|throughput|number|figure|entry))|"
