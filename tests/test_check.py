@@ -20,7 +20,7 @@ from click.testing import CliRunner
 from generator.article.functions import Library, Prices
 from generator.article.render import Renderer
 from generator.article.scaffold import scaffold, write_scaffold
-from generator.check import RULES, CheckConfig, Checker, Finding, check_rendered, rules_markdown
+from generator.check import RULES, CheckConfig, Checker, Finding, check_rendered, rules_markdown, vocabulary
 from generator.check.corpus import Intent, Score, evaluate, load_intent
 from generator.check.registry import Rule
 from generator.check.rules.verification import flagged
@@ -28,6 +28,7 @@ from generator.cli import main
 from generator.data.manifest import Manifest
 from generator.data.table import ResultsTable
 from generator.docs import placeholders_markdown
+from generator.site.cache import ReadCache
 
 from .conftest import ROOT, shared_results_dir
 
@@ -422,8 +423,40 @@ def test_the_rounds_articles_name_are_prepared_for_checking_while_they_render(
     assert checker.matcher is not None
     prepared: list[list[str]] = []
     real = checker.prepare
-    monkeypatch.setattr(checker, "prepare", lambda rounds: (prepared.append(sorted(rounds)), real(rounds)))
+    monkeypatch.setattr(
+        checker, "prepare", lambda rounds, known: (prepared.append(sorted(rounds)), real(rounds, known))
+    )
     found, _ = check_rendered(renderer(manifest, official), checker, [good, bad])
     assert prepared == [["6.0"]]
     assert checker.matcher.by_id.rounds == {"6.0"}
     assert [(Path(f.path).name, f.rule) for f in found] == [("b.md", "MLP000")]
+
+
+def test_an_edited_article_is_checked_reading_only_its_new_sentences(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What the vocabulary read in the last check of an article is kept (by the code, data and
+    table): checking it again after an edit reads only what changed, and finds the same."""
+    reference = (ROOT / "content" / "mlperf-inference-v6.1-per-gpu.md").read_text("utf-8")
+    path = tmp_path / "edited.md"
+    read: list[str] = []
+    real = vocabulary.Vocabulary._read_uncached
+    monkeypatch.setattr(vocabulary.Vocabulary, "_read_uncached", lambda v, t: (read.append(t), real(v, t))[1])
+
+    def check_with(cache: ReadCache) -> list[Finding]:
+        found, _ = check_rendered(
+            renderer(manifest, official), make_checker(manifest, official), [path], reads=cache
+        )
+        return found
+
+    path.write_text(reference, "utf-8")
+    first = check_with(ReadCache(tmp_path / "reads", "key"))
+    assert len(read) > 200
+    path.write_text(reference + "\nThe B300 leads at eight GPUs per node.\n", "utf-8")
+    read.clear()
+    again = check_with(ReadCache(tmp_path / "reads", "key"))
+    assert read == ["The B300 leads at eight GPUs per node."]
+    read.clear()
+    assert check_with(ReadCache(tmp_path / "reads", "other code or data")) == again
+    assert len(read) > 200
+    assert [f for f in again if f.line <= len(reference.splitlines())] == first

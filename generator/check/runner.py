@@ -11,9 +11,10 @@ from __future__ import annotations
 import contextlib
 import re
 import traceback
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 
 from generator.article.frontmatter import load_article
 from generator.article.pool import Cache, render_articles
@@ -23,7 +24,7 @@ from generator.check.context import Context
 from generator.check.findings import Finding
 from generator.check.matching import Matcher
 from generator.check.registry import RULES, Issue, declare
-from generator.check.vocabulary import Vocabulary
+from generator.check.vocabulary import Mentions, Vocabulary
 from generator.data.manifest import Manifest
 from generator.data.table import ResultsTable
 from generator.errors import GpuInsightsError
@@ -107,6 +108,13 @@ def suppressions(source: str) -> list[Suppression]:
     return out
 
 
+class Reads(Protocol):
+    """What the vocabulary read while checking each article, kept between checks."""
+
+    def load(self, paths: list[Path]) -> dict[str, Mentions]: ...
+    def save(self, path: Path, read: dict[str, Mentions]) -> None: ...
+
+
 class Checker:
     """Checks rendered articles against the guidelines, with the data they cite."""
 
@@ -119,10 +127,12 @@ class Checker:
         self.vocab = Vocabulary(manifest, set(table.df["benchmark"]))
         self.matcher = None if sample else Matcher(table)
 
-    def prepare(self, rounds: Iterable[str]) -> None:
+    def prepare(self, rounds: Iterable[str], known: Mapping[str, Mentions] | None = None) -> None:
         """Do now what the first check would otherwise do (the vocabulary's patterns, the rows of
-        *rounds*), while articles render elsewhere."""
+        *rounds*, what the *known* texts name), while articles render elsewhere."""
         self.vocab.prepare()
+        if known:
+            self.vocab.seed(known)
         if self.matcher is not None:
             self.matcher.by_id.prepare(r for r in rounds if r in self.table.rounds)
 
@@ -206,16 +216,21 @@ def check_rendered(
     *,
     jobs: int | None = None,
     cache: Cache | None = None,
+    reads: Reads | None = None,
 ) -> tuple[list[Finding], list[Rendered]]:
     """Render and check each article; one that fails to render, or needs data that is not
-    loaded, is an MLP000 finding."""
+    loaded, is an MLP000 finding. *reads* keeps what the vocabulary read in each article's
+    check, for the next check of it."""
     findings: list[Finding] = []
     rendered: list[Rendered] = []
     sev = checker.config.severity("MLP000")
     paths = list(paths)
+    known: dict[str, Mentions] = {}
 
     def meanwhile() -> None:
-        checker.prepare(_front_matter_rounds(paths))
+        if reads is not None:
+            known.update(reads.load(paths))
+        checker.prepare(_front_matter_rounds(paths), known)
 
     for o in render_articles(renderer, paths, jobs=jobs, cache=cache, meanwhile=meanwhile):
         if o.rendered is None:
@@ -229,7 +244,10 @@ def check_rendered(
             )
             continue
         rendered.append(o.rendered)
+        read = checker.vocab.record()
         findings.extend(checker.check(o.rendered))
+        if reads is not None and not read.keys() <= known.keys():  # something new was read
+            reads.save(o.path, read)
     return findings, rendered
 
 

@@ -9,6 +9,7 @@ product names ("NVL72", "B300", "70B") never count as chip counts.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -137,6 +138,7 @@ class Vocabulary:
         self.benchmarks = sorted(benchmarks | set(manifest.rules.benchmarks))
         self._read: dict[str, Mentions] = {}
         self._names: dict[str, list[tuple[re.Match[str], set[str]]]] = {}
+        self._log: dict[str, Mentions] | None = None
 
     @cached_property
     def _bench_patterns(self) -> list[tuple[re.Pattern[str], set[str], str]]:
@@ -226,7 +228,22 @@ class Vocabulary:
             if len(self._read) >= _READ_CACHE_SIZE:
                 self._read.clear()
             m = self._read[text] = self._read_uncached(text)
+        if self._log is not None:
+            self._log[text] = m
         return m
+
+    def seed(self, known: Mapping[str, Mentions]) -> None:
+        """What texts read before name (by an earlier check, with this vocabulary): read again,
+        they are not read anew."""
+        for text, m in known.items():
+            if len(self._read) >= _READ_CACHE_SIZE:
+                break
+            self._read.setdefault(text, m)
+
+    def record(self) -> dict[str, Mentions]:
+        """From now on, every text read (and what it names) is also put in the dict returned."""
+        self._log = {}
+        return self._log
 
     def _read_uncached(self, text: str) -> Mentions:
         m = Mentions()

@@ -40,6 +40,7 @@ from generator.site import reuse
 from generator.site.cache import (
     ChartCache,
     CheckCache,
+    ReadCache,
     RenderCache,
     cached_table,
     code_version,
@@ -120,7 +121,9 @@ def render_all(
             extras[o.path] = o.extra
         out.append(r)
 
-    render_articles(renderer, articles, jobs=jobs, cache=cache, on_done=done, after=after, meanwhile=meanwhile)
+    render_articles(
+        renderer, articles, jobs=jobs, cache=cache, on_done=done, after=after, meanwhile=meanwhile
+    )
     if errors:
         raise TemplateError("\n".join(errors))
     return out
@@ -173,8 +176,12 @@ def write_docs(
 
     for d in ("charts", "assets", "data"):
         (docs / d).mkdir(parents=True, exist_ok=True)
-    extras = {k: titled(v, **(REVIEW_META if k.startswith("review/") else {})) for k, v in extra_pages.items()}
-    makers = [m for m in page_makers(p.rendered, p.table, p.manifest, p.sample, p.findings) if m[0] not in extras]
+    extras = {
+        k: titled(v, **(REVIEW_META if k.startswith("review/") else {})) for k, v in extra_pages.items()
+    }
+    makers = [
+        m for m in page_makers(p.rendered, p.table, p.manifest, p.sample, p.findings) if m[0] not in extras
+    ]
     for folder in {(docs / name).parent for name in [*(n for n, _ in makers), *extras]}:
         folder.mkdir(parents=True, exist_ok=True)
 
@@ -297,7 +304,9 @@ def _report_findings(findings: list[Any], strict: bool, log: Log, *, errata: int
     n_err = sum(f.severity == "error" for f in findings)
     n_warn = sum(f.severity == "warning" for f in findings)
     # errata are published sentences the data contradicts, kept as published and reported above
-    noted = f"; {errata} {'erratum' if errata == 1 else 'errata'} of published text noted above" if errata else ""
+    noted = (
+        f"; {errata} {'erratum' if errata == 1 else 'errata'} of published text noted above" if errata else ""
+    )
     log(
         f"compliance: {n_err} errors, {n_warn} warnings{noted} "
         f"(per-article reports in the site's review/ pages; details: gpu-insights check)"
@@ -544,7 +553,13 @@ def run_checks(
     renderer = Renderer(lib, sample=sample, publisher=load_publication(project.mkdocs_yml).name)
     if ahead is not None:
         renderer.compiled = ahead.collect(renderer.limits.seconds)
-    findings, _ = check_rendered(renderer, checker, article_paths(project, paths), jobs=jobs, cache=cache)
+    reads = None
+    if writable:
+        data = files_digest([project.data_file(n) for n in DATA_FILES])
+        reads = ReadCache(base / "check", f"{code_version()}|{data}|{table.digest}")
+    findings, _ = check_rendered(
+        renderer, checker, article_paths(project, paths), jobs=jobs, cache=cache, reads=reads
+    )
     return findings
 
 

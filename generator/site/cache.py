@@ -21,6 +21,7 @@ from typing import Any
 
 from generator import __version__
 from generator.article.render import Rendered, Renderer
+from generator.check.vocabulary import Mentions
 from generator.data.table import ResultsTable
 from generator.signing import read_signed, write_signed
 from generator.site.reuse import hash_file, hash_inputs
@@ -147,7 +148,9 @@ class ChartCache:
         self.dir = directory
         self.static_key = static_key
 
-    def key(self, kind: str, args: tuple[Any, ...], kw: dict[str, Any], caption: str | None, table: Any) -> str:
+    def key(
+        self, kind: str, args: tuple[Any, ...], kw: dict[str, Any], caption: str | None, table: Any
+    ) -> str:
         """A hash of everything a chart is made from; "" when the table carries no digest."""
         digest = getattr(table, "digest", "")
         if not digest:
@@ -161,6 +164,31 @@ class ChartCache:
     def put(self, key: str, chart: Any) -> None:
         if key:
             _write_pickle(self.dir / f"{key[:32]}.pickle", chart)
+
+
+class ReadCache:
+    """What the checker's vocabulary read while checking each article (text → what it names),
+    under ``<dir>/reads-<hash of the article's path>.pickle``, kept by the code, the data files
+    and the table (which benchmarks exist): checking an edited article reads only its new
+    sentences (a third of checking the reference article)."""
+
+    def __init__(self, directory: Path, static_key: str) -> None:
+        self.dir = directory
+        self.static_key = static_key
+
+    def _path(self, article: Path) -> Path:
+        return self.dir / f"reads-{hashlib.sha256(str(article).encode()).hexdigest()[:32]}.pickle"
+
+    def load(self, paths: list[Path]) -> dict[str, Mentions]:
+        out: dict[str, Mentions] = {}
+        for p in paths:
+            entry = _read_pickle(self._path(p))
+            if isinstance(entry, tuple) and len(entry) == 2 and entry[0] == self.static_key:
+                out.update(entry[1])
+        return out
+
+    def save(self, path: Path, read: dict[str, Mentions]) -> None:
+        _write_pickle(self._path(path), (self.static_key, read))
 
 
 class CheckCache:

@@ -9,11 +9,12 @@ from generator.check.context import Context
 from generator.check.registry import Issue, rule
 from generator.check.rules.common import at, claims_in, label, section_of
 
+# the leading lookahead (each alternative's first character) rejects most positions at once
 POWER = re.compile(
-    r"\bper[- ](?:watt|joule|kW|kilowatt|W)\b|/\s?(?:W|kW|J)\b|\bperf(?:ormance)?[- /]per[- ]watt\b|\bperf/W\b|"
+    r"(?=[ptisqjer/\d])(?:\bper[- ](?:watt|joule|kW|kilowatt|W)\b|/\s?(?:W|kW|J)\b|\bperf(?:ormance)?[- /]per[- ]watt\b|\bperf/W\b|"
     r"\b(?:tokens?|inferences?|samples?|queries)\s*(?:/|per)\s*(?:J|joule|watt|W|kWh)\b|\bjoules?\b|"
     r"\benergy[- ]efficien\w*|\bpower[- ]efficien\w*|\befficiency per watt\b|\bTDP\b|\bTGP\b|\bTBP\b|"
-    r"\b\d[\d,.]*\s?(?:kW|MW|W|watts?|kilowatts?|megawatts?)\b|\brated power\b|\bPSU\b",
+    r"\b\d[\d,.]*\s?(?:kW|MW|W|watts?|kilowatts?|megawatts?)\b|\brated power\b|\bPSU\b)",
     re.I,
 )
 PROXY = re.compile(r"\bTDP\b|\bTGP\b|\bTBP\b|\brated power\b|\bPSU\b|\bnominal\b|\bnameplate\b", re.I)
