@@ -52,8 +52,9 @@ def _log(message: str) -> None:
 #: set while ``gpu-insights build`` runs MkDocs on pages it has rendered itself
 _PRERENDERED: contextvars.ContextVar[bool] = contextvars.ContextVar("gpu_insights_prerendered", default=False)
 
-#: Markdown extensions every page needs (tables, footnotes, admonitions, HTML blocks)
-EXTENSIONS = ("tables", "admonition", "md_in_html", "attr_list", "footnotes")
+#: Markdown extensions every page needs (tables, footnotes, admonitions, HTML blocks; the
+#: generator's own inline elements read as one piece: a quarter of the conversion time)
+EXTENSIONS = ("tables", "admonition", "md_in_html", "attr_list", "footnotes", "generator.site.inert_html")
 #: navigation.prune: each page carries only the visible part of the navigation (a site of 200
 #: articles otherwise renders all of them into every page: a quarter of the MkDocs build)
 FEATURES = ("content.footnote.tooltips", "navigation.prune")
