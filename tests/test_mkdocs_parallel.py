@@ -19,7 +19,7 @@ PAGES = {
 }
 
 
-def _config(tmp: Path, name: str, *, strict: bool = False, theme: str = "material", **pages: str):
+def _config(tmp: Path, name: str, *, strict: bool = False, theme: str = "material", extra: str = "", **pages: str):
     docs = tmp / f"docs-{name}"
     for rel, text in {**PAGES, **pages}.items():
         (docs / rel).parent.mkdir(parents=True, exist_ok=True)
@@ -28,7 +28,7 @@ def _config(tmp: Path, name: str, *, strict: bool = False, theme: str = "materia
     yml.write_text(
         f"site_name: T\nsite_url: https://example.org/\ntheme: {theme}\nuse_directory_urls: false\n"
         "markdown_extensions: [tables, footnotes, toc]\nplugins: [search]\n"
-        "nav: [{Home: index.md}, {Second: two.md}]\n",
+        "nav: [{Home: index.md}, {Second: two.md}]\n" + extra,
         "utf-8",
     )
     return load_config(str(yml), docs_dir=str(docs), site_dir=str(tmp / f"site-{name}"), strict=strict)
@@ -84,3 +84,37 @@ def test_parallel_mkdocs_fails_on_a_page_as_mkdocs_build_does(
     assert type(parallel.value) is type(stock.value)  # jinja2's TemplateNotFound, raised again
     assert parallel_errors == stock_errors
     assert parallel_errors[0].startswith("Error building page 'two.md': 'no-such.html' not found in search paths")
+
+
+@pytest.mark.parametrize("hooked", [False, True])
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_parallel_mkdocs_writes_pages_with_and_without_a_post_page_event(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture, jobs: int, hooked: bool
+) -> None:
+    """Without a post_page event the workers write the pages; with one, the parent does, after it."""
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
+    monkeypatch.setattr(mkdocs_parallel, "CHUNK", 1)
+    (tmp_path / "overrides").mkdir()
+    (tmp_path / "overrides" / "empty.html").write_text("  \n", "utf-8")
+    hooks = tmp_path / "hooks.py"
+    hooks.write_text(
+        "def on_post_page(output, page, config):\n    return output.replace('</body>', '<!-- hooked --></body>')\n",
+        "utf-8",
+    )
+    kw = {
+        "theme": f"{{name: material, custom_dir: {tmp_path / 'overrides'}}}",
+        "extra": f"hooks: [{hooks}]\n" if hooked else "",
+        "empty.md": "---\ntemplate: empty.html\n---\n# Empty\n",
+    }
+    with caplog.at_level(logging.INFO, logger="mkdocs"):
+        mk_build.build(_config(tmp_path, "stock", **kw))
+    stock_skipped = [r.getMessage() for r in caplog.records if r.getMessage().startswith("Page skipped")]
+    caplog.clear()
+    with caplog.at_level(logging.INFO, logger="mkdocs"):
+        mkdocs_parallel.build(_config(tmp_path, "parallel", **kw), jobs=jobs)
+    skipped = [r.getMessage() for r in caplog.records if r.getMessage().startswith("Page skipped")]
+    stock, parallel = _files(tmp_path / "site-stock"), _files(tmp_path / "site-parallel")
+    assert skipped == stock_skipped == ["Page skipped: 'empty.md'. Generated empty output."]
+    assert "empty.html" not in parallel and (b"<!-- hooked -->" in parallel["index.html"]) is hooked
+    assert parallel.keys() == stock.keys()
+    assert [k for k in stock if stock[k] != parallel[k]] == []

@@ -9,7 +9,8 @@ forked workers, a slice of pages each:
 2. workers convert the Markdown (``Page.render``) and send back what it sets;
 3. the parent runs ``page_content``, ``env``, copies static files, renders the theme's
    own templates, and makes every page's template context (``page_context`` events);
-4. workers render the page templates and send back the HTML;
+4. workers render the page templates and send back the HTML (or, when no plugin has a
+   ``post_page`` event, write the page themselves: the parent then receives no HTML);
 5. the parent runs ``post_page``, writes the pages, validates anchors, ``post_build``.
 
 Every plugin event runs in the parent, in page order, as MkDocs runs them, with one
@@ -176,13 +177,15 @@ def _apply(page: Page, r: _Rendered, files: Files) -> None:
 
 @dataclass
 class _Built:
-    """A page's HTML, the search entries indexed for it in the worker, or an error."""
+    """A page's HTML (or whether the worker wrote it), the search entries indexed for it in
+    the worker, or an error."""
 
     html: str = ""
     entries: list[dict[str, Any]] | None = None
     error: str = ""
     exc: BaseException | None = None
     records: list[_Record] | None = None
+    written: bool | None = None  # None: not written by the worker; False: empty, not written
 
 
 def _render_template(i: int) -> _Built:
@@ -200,7 +203,9 @@ def _render_template(i: int) -> _Built:
             context = search.on_page_context(context, page=page, config=config, nav=_STATE["nav"]) or context
             entries = index.entries[before:]
         html = _STATE["env"].get_template(name).render(context)
-        return _Built(html, entries, records=_take_records())
+        if not _STATE["write"]:
+            return _Built(html, entries, records=_take_records())
+        return _Built("", entries, records=_take_records(), written=_write(page, html))
     except Exception as e:  # noqa: BLE001 - raised again in the parent, with MkDocs' message
         return _Built(error=_page_error("building", page, e), exc=_portable(e), records=_take_records())
     finally:
@@ -285,7 +290,8 @@ def _contexts(
 
 
 def _write_pages(pages: Sequence[Page], config: MkDocsConfig, state: dict[str, Any], jobs: int) -> None:
-    """Templates rendered in workers; ``post_page`` events and writing here, in page order."""
+    """Templates rendered (and, with no ``post_page`` event, pages written) in workers;
+    ``post_page`` events and writing the rest here, in page order."""
     search = state["search"]
     for page, built in zip(pages, _in_workers(_render_template, len(pages), jobs, state), strict=True):
         _replay(built.records or [])
@@ -294,13 +300,22 @@ def _write_pages(pages: Sequence[Page], config: MkDocsConfig, state: dict[str, A
             raise built.exc or BuildError(built.error)
         if search is not None:
             search.search_index.entries.extend(built.entries or [])
-        config._current_page = page
-        output = config.plugins.on_post_page(built.html, page=page, config=config)
-        config._current_page = None
-        if output.strip():
-            utils.write_file(output.encode("utf-8", errors="xmlcharrefreplace"), page.file.abs_dest_path)
-        else:
+        written = built.written  # None: a post_page event reads the HTML first, here
+        if written is None:
+            config._current_page = page
+            output = config.plugins.on_post_page(built.html, page=page, config=config)
+            config._current_page = None
+            written = _write(page, output)
+        if not written:
             log.info(f"Page skipped: '{page.file.src_uri}'. Generated empty output.")
+
+
+def _write(page: Page, output: str) -> bool:
+    """Write a page's output as MkDocs does; False when it is empty (and so not written)."""
+    if not output.strip():
+        return False
+    utils.write_file(output.encode("utf-8", errors="xmlcharrefreplace"), page.file.abs_dest_path)
+    return True
 
 
 def _gather(config: MkDocsConfig) -> tuple[MkDocsConfig, Files, jinja2.Environment, Navigation]:
@@ -369,6 +384,8 @@ def _build(config: MkDocsConfig, jobs: int) -> None:
     search = deferred_search(config) if jobs > 1 else None  # in the parent: as MkDocs runs it
     contexts = _contexts(pages, doc_files, config, nav, search=search)
     state = {"pages": pages, "config": config, "env": env, "contexts": contexts, "search": search, "nav": nav}
+    # no plugin reads the HTML: workers write their pages, the parent receives none of it
+    state["write"] = not config.plugins.events["post_page"]
     _write_pages(pages, config, state, jobs)
     for page in pages:
         page.validate_anchor_links(files=files, log_level=config.validation.links.anchors)
