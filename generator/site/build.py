@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import calendar
 import datetime as dt
+import functools
 import json
 import os
 import shutil
@@ -162,16 +163,39 @@ def ledger_entries(rendered: list[Rendered], project: Project) -> list[dict[str,
     return rows
 
 
+def _write_text(make: Callable[[], str], path: Path) -> None:
+    path.write_text(make(), encoding="utf-8")
+
+
+def _write_ledger(ledger: list[dict[str, Any]], path: Path) -> None:
+    with path.open("w", encoding="utf-8") as fh:  # streamed: never whole in memory
+        json.dump(ledger, fh, indent=1, ensure_ascii=False, sort_keys=True)
+        fh.write("\n")
+
+
+def site_files(p: Prepared) -> list[tuple[str, Callable[[Path], None]]]:
+    """What MkDocs does not write, by name in the site: the rendered sources and the figures
+    ledger, each with what writes it."""
+    files: list[tuple[str, Callable[[Path], None]]] = [
+        (f"sources/{r.article.slug}.md", functools.partial(_write_text, functools.partial(str, r.markdown)))
+        for r in p.rendered
+    ]
+    files.append(("figures.json", functools.partial(_write_ledger, p.ledger)))
+    return files
+
+
 def write_docs(
     docs: Path,
     p: Prepared,
     extra_pages: dict[str, str],
     cache_dir: Path | None = None,
     jobs: int = 1,
+    staged: Path | None = None,
 ) -> Drawing:
     """Every page of the site as Markdown in *docs* (the generated ones made and written by
-    *jobs* worker processes), with the charts' specs and the Vega bundle; their SVG fallbacks
-    are being drawn (into *docs*) by the :class:`Drawing` returned."""
+    *jobs* worker processes), with the charts' specs and the Vega bundle, and, given *staged*,
+    the :func:`site_files` there; their SVG fallbacks are being drawn (into *docs*) by the
+    :class:`Drawing` returned."""
     from generator.article.charts import vega_bundle  # altair: slow to import
 
     for d in ("charts", "assets", "data"):
@@ -179,20 +203,21 @@ def write_docs(
     extras = {
         k: titled(v, **(REVIEW_META if k.startswith("review/") else {})) for k, v in extra_pages.items()
     }
-    makers = [
-        m for m in page_makers(p.rendered, p.table, p.manifest, p.sample, p.findings) if m[0] not in extras
+    makers = page_makers(p.rendered, p.table, p.manifest, p.sample, p.findings)
+    writes: list[tuple[Path, Callable[[Path], None]]] = [
+        (docs / name, functools.partial(_write_text, make)) for name, make in makers if name not in extras
     ]
-    for folder in {(docs / name).parent for name in [*(n for n, _ in makers), *extras]}:
+    writes += [(docs / name, functools.partial(_write_text, functools.partial(str, t))) for name, t in extras.items()]
+    writes += [(staged / name, write) for name, write in site_files(p)] if staged is not None else []
+    for folder in {path.parent for path, _ in writes}:
         folder.mkdir(parents=True, exist_ok=True)
 
     def write(i: int) -> None:
-        name, make = makers[i]
-        (docs / name).write_text(make(), encoding="utf-8")
+        path, writer = writes[i]
+        writer(path)
 
-    for _ in forked_map(write, len(makers), jobs):
+    for _ in forked_map(write, len(writes), jobs):  # written in the workers: nothing comes back
         pass
-    for name, text in extras.items():
-        (docs / name).write_text(text, encoding="utf-8")
     drawings = []
     for r in p.rendered:
         for ch in r.charts:
@@ -345,16 +370,18 @@ def stage_docs(
     log: Log,
     drawn: list[Drawing] | None = None,
     jobs: int = 1,
+    staged: Path | None = None,
 ) -> list[dict[str, Any]]:
-    """Write every page into ``work/docs``; return the site's navigation. The charts' SVGs are
-    drawn before it returns, or, given a *drawn* list, while the caller goes on (it finishes them)."""
+    """Write every page into ``work/docs`` (and, given *staged*, the :func:`site_files` there);
+    return the site's navigation. The charts' SVGs are drawn before it returns, or, given a
+    *drawn* list, while the caller goes on (it finishes them)."""
     from generator.docs import placeholders_markdown  # imports the whole placeholder library
 
     pages = dict(p.reports)
     pages["review/placeholders.md"] = placeholders_markdown(Library.namespace_functions())
     if baseline is not None:
         pages["changes.md"] = _changes_page(p, baseline, work, log)
-    drawing = write_docs(work / "docs", p, pages, project.root / ".cache", jobs)
+    drawing = write_docs(work / "docs", p, pages, project.root / ".cache", jobs, staged)
     if drawn is None:
         drawing.finish()
     else:
@@ -362,15 +389,15 @@ def stage_docs(
     return site_nav(p.rendered, p.table, p.manifest, changes=baseline is not None)
 
 
-def finish_site(p: Prepared, site: Path) -> None:
-    """What MkDocs does not write: the rendered sources and the figures ledger."""
-    sources = site / "sources"
-    sources.mkdir(exist_ok=True)
-    for r in p.rendered:
-        (sources / f"{r.article.slug}.md").write_text(r.markdown, encoding="utf-8")
-    with (site / "figures.json").open("w", encoding="utf-8") as fh:  # streamed: never whole in memory
-        json.dump(p.ledger, fh, indent=1, ensure_ascii=False, sort_keys=True)
-        fh.write("\n")
+def finish_site(p: Prepared, site: Path, staged: Path | None = None) -> None:
+    """What MkDocs does not write (:func:`site_files`): written now, or moved from *staged*,
+    where :func:`write_docs` wrote them."""
+    for name, write in site_files(p):
+        (site / name).parent.mkdir(parents=True, exist_ok=True)
+        if staged is None:
+            write(site / name)
+        else:
+            os.replace(staged / name, site / name)
 
 
 def write_site(
@@ -386,10 +413,10 @@ def write_site(
 ) -> list[dict[str, Any]]:
     """Write the rendered Markdown into ``work/docs`` and the MkDocs site into ``work/site``
     (with MkDocs' configuration loaded ahead by *setup*, or now); return the site's navigation."""
-    docs, new_site = work / "docs", work / "site"
+    docs, new_site, staged = work / "docs", work / "site", work / "site-files"
     drawn: list[Drawing] = []
     jobs = default_jobs(jobs)
-    nav = stage_docs(project, p, work, baseline=baseline, log=log, drawn=drawn, jobs=jobs)
+    nav = stage_docs(project, p, work, baseline=baseline, log=log, drawn=drawn, jobs=jobs, staged=staged)
     try:
         with pinned_epoch(_pinned_epoch(p.manifest, p.table, p.rendered)):
             run_mkdocs(project, docs, new_site, nav, jobs=jobs, setup=setup)
@@ -401,7 +428,7 @@ def write_site(
         shutil.copy2(svg, new_site / "charts" / svg.name)
     if keep_docs is not None:
         shutil.copytree(docs, keep_docs, dirs_exist_ok=True)
-    finish_site(p, new_site)
+    finish_site(p, new_site, staged)
     return nav
 
 

@@ -75,9 +75,15 @@ def details_urls(table: ResultsTable) -> dict[tuple[str, str], str]:
     if "details" not in table.df.columns:
         return {}
     out: dict[tuple[str, str], str] = {}
-    for rnd, rid, url in table.df[["round", "result_id", "details"]].itertuples(index=False):
-        safe = safe_url(str(url)) if url else None
-        if safe and rid:
+    checked: dict[str, str | None] = {}  # a system's URL repeats on each of its rows
+    df = table.df
+    for rnd, rid, url in zip(df["round"].tolist(), df["result_id"].tolist(), df["details"].tolist(), strict=True):
+        if not url or not rid:
+            continue
+        text = str(url)
+        if text not in checked:
+            checked[text] = safe_url(text)
+        if safe := checked[text]:
             out[(str(rnd), str(rid))] = safe
     return out
 
