@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import markdown
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from markdown.util import AtomicString
+from mkdocs.config import load_config
+from mkdocs.structure.files import File, Files
+from mkdocs.structure.pages import Page
 
-from generator.site.inert_markdown import InertHtml, InertMarkdownExtension
+from generator.site import inert_markdown, plugin
+from generator.site.inert_markdown import InertHtml, InertMarkdownExtension, only_known_steps
 
 EXTENSIONS = ["tables", "admonition", "md_in_html", "attr_list", "footnotes", "toc", "fenced_code"]
 
@@ -141,3 +148,35 @@ def test_any_arrangement_of_elements_and_markup_converts_to_the_same_html(
 ) -> None:
     text = sep.join(blocks)
     assert convert(text, inert=True, more=more) == convert(text, inert=False, more=more)
+
+
+def test_mkdocs_pages_of_the_site_convert_through_both_steps_to_the_same_html(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Under MkDocs (which adds steps of its own) with the site's extensions, both steps run."""
+    text = (
+        f"# Title\n\nThe best row {FIGURE} per GPU (entry {ENTRY}).{MARKERS} See [two](two.md).\n\n"
+        "| Division | Rows |\n|---|--:|\n| closed | 1,234 |\n\nText.[^1]\n\n"
+        f"[^1]: Entries {ENTRY}, {ENTRY}.\n"
+    )
+    guards: list[bool] = []
+
+    def guard(md: markdown.Markdown) -> bool:
+        guards.append(only_known_steps(md))
+        return guards[-1]
+
+    monkeypatch.setattr(inert_markdown, "only_known_steps", guard)
+    html = {}
+    for inert in (True, False):
+        extensions = [e for e in plugin.EXTENSIONS if inert or e != "generator.site.inert_markdown"]
+        yml = tmp_path / f"{inert}.yml"
+        yml.write_text(f"site_name: T\nuse_directory_urls: false\nmarkdown_extensions: {extensions + ['toc']}\n")
+        (tmp_path / "docs").mkdir(exist_ok=True)
+        config = load_config(str(yml), docs_dir=str(tmp_path / "docs"))
+        files = Files([File(n, config.docs_dir, config.site_dir, False) for n in ("one.md", "two.md")])
+        page = Page(None, files.get_file_from_path("one.md"), config)  # type: ignore[arg-type]
+        page.markdown = text
+        page.render(config, files)
+        html[inert] = page.content
+    assert guards == [True, True]  # the stash and the one table, under MkDocs' own steps
+    assert html[True] == html[False] and 'href="two.html"' in html[True]

@@ -54,15 +54,18 @@ ELEMENT = re.compile(
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 
 
-#: the steps of every kind whose effect on text this module knows: Markdown's own, and those of
-#: tables, footnotes, admonitions, attribute lists, tables of contents, md_in_html, fenced code
+#: the steps of every kind whose effect on text this module knows: Markdown's own, those of
+#: tables, footnotes, admonitions, attribute lists, tables of contents, md_in_html and fenced
+#: code, and those MkDocs adds to every page (anchors and title read from the tree, links made
+#: relative in it: the stash holds no id, name or relative link; raw HTML scanned for ids)
 KNOWN = {
-    "preprocessors": "normalize_whitespace html_block fenced_code_block gi_inert_html",
+    "preprocessors": "normalize_whitespace html_block fenced_code_block gi_inert_html mkdocs_raw_html",
     "blockprocessors": "empty indent code hashheader setextheader hr olist ulist quote reference "
     "paragraph admonition markdown_block footnote table",
     "inlinePatterns": "backtick escape reference link image_link image_reference short_reference "
     "short_image_ref autolink automail linebreak html entity em_strong em_strong2 not_strong footnote",
-    "treeprocessors": "inline prettify unescape attr_list footnote footnote-duplicate toc",
+    "treeprocessors": "inline prettify unescape attr_list footnote footnote-duplicate toc "
+    "mkdocs_extract_anchors relpath mkdocs_extract_title",
     "postprocessors": "amp_substitute raw_html footnote",
 }
 #: cell text that none of the known inline patterns reads: none of the characters they start with
