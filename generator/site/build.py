@@ -184,22 +184,10 @@ def site_files(p: Prepared) -> list[tuple[str, Callable[[Path], None]]]:
     return files
 
 
-def write_docs(
-    docs: Path,
-    p: Prepared,
-    extra_pages: dict[str, str],
-    cache_dir: Path | None = None,
-    jobs: int = 1,
-    staged: Path | None = None,
-) -> Drawing:
-    """Every page of the site as Markdown in *docs* (the generated ones made and written by
-    *jobs* worker processes), with the charts' specs and the Vega bundle, and, given *staged*,
-    the :func:`site_files` there; their SVG fallbacks are being drawn (into *docs*) by the
-    :class:`Drawing` returned."""
-    from generator.article.charts import vega_bundle  # altair: slow to import
-
-    for d in ("charts", "assets", "data"):
-        (docs / d).mkdir(parents=True, exist_ok=True)
+def _writes(
+    docs: Path, p: Prepared, extra_pages: dict[str, str], staged: Path | None
+) -> list[tuple[Path, Callable[[Path], None]]]:
+    """Every file :func:`write_docs` writes, with what writes it."""
     extras = {
         k: titled(v, **(REVIEW_META if k.startswith("review/") else {})) for k, v in extra_pages.items()
     }
@@ -208,23 +196,45 @@ def write_docs(
         (docs / name, functools.partial(_write_text, make)) for name, make in makers if name not in extras
     ]
     writes += [(docs / name, functools.partial(_write_text, functools.partial(str, t))) for name, t in extras.items()]
+    specs = [(ch.name, functools.partial(spec_json, ch.spec)) for r in p.rendered for ch in r.charts]
+    writes += [(docs / "charts" / f"{name}.vl.json", functools.partial(_write_text, make)) for name, make in specs]
     writes += [(staged / name, write) for name, write in site_files(p)] if staged is not None else []
-    for folder in {path.parent for path, _ in writes}:
-        folder.mkdir(parents=True, exist_ok=True)
+    return writes
 
-    def write(i: int) -> None:
-        path, writer = writes[i]
-        writer(path)
 
-    for _ in forked_map(write, len(writes), jobs):  # written in the workers: nothing comes back
-        pass
-    drawings = []
-    for r in p.rendered:
-        for ch in r.charts:
-            (docs / "charts" / f"{ch.name}.vl.json").write_text(spec_json(ch.spec), encoding="utf-8")
-            drawings.append((fallback_spec(ch.spec), docs / "charts" / f"{ch.name}.svg"))
-    drawing = Drawing(drawings, cache_dir / "svg" if cache_dir else None)  # on the other core meanwhile
-    (docs / "assets" / "vega-bundle.js").write_text(vega_bundle(cache_dir), encoding="utf-8")
+def write_docs(
+    docs: Path,
+    p: Prepared,
+    extra_pages: dict[str, str],
+    cache_dir: Path | None = None,
+    jobs: int = 1,
+    staged: Path | None = None,
+) -> Drawing:
+    """Every page of the site as Markdown in *docs* (made and written by *jobs* worker
+    processes), with the charts' specs and the Vega bundle, and, given *staged*, the
+    :func:`site_files` there; their SVG fallbacks are being drawn (into *docs*) by the
+    :class:`Drawing` returned, started first (it draws on whichever core is free meanwhile)."""
+    from generator.article.charts import vega_bundle  # altair: slow to import
+
+    for d in ("charts", "assets", "data"):
+        (docs / d).mkdir(parents=True, exist_ok=True)
+    drawings = [(fallback_spec(ch.spec), docs / "charts" / f"{ch.name}.svg") for r in p.rendered for ch in r.charts]
+    drawing = Drawing(drawings, cache_dir / "svg" if cache_dir else None)
+    try:
+        writes = _writes(docs, p, extra_pages, staged)
+        for folder in {path.parent for path, _ in writes}:
+            folder.mkdir(parents=True, exist_ok=True)
+
+        def write(i: int) -> None:
+            path, writer = writes[i]
+            writer(path)
+
+        for _ in forked_map(write, len(writes), jobs):  # written in the workers: nothing comes back
+            pass
+        (docs / "assets" / "vega-bundle.js").write_text(vega_bundle(cache_dir), encoding="utf-8")
+    except BaseException:
+        drawing.cancel()
+        raise
     return drawing
 
 
