@@ -14,6 +14,7 @@ from __future__ import annotations
 import atexit
 import gc
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -22,6 +23,9 @@ from generator.article.ahead import CompileAhead
 from generator.errors import DataError, GpuInsightsError
 from generator.project import Project, source_problem
 from generator.workers import default_jobs
+
+if TYPE_CHECKING:
+    from generator.check import Finding
 
 RESULTS_HELP = (
     "Folder with one sub-folder per round (v6.1/summary_results.json, ...). "
@@ -235,39 +239,32 @@ def check(
     PATHS are articles (templates or hand-written Markdown) or folders of them (default:
     content/). Exit status: 0 clean, 1 findings, 2 usage error, 3 internal error.
     """
+    if rules_doc:
+        from generator.check import rules_markdown  # imported only now: see below
+
+        click.echo(rules_markdown(), nl=False)
+        return
     files = [p for p in paths if p.suffix == ".md" and p.is_file()]
     # the named articles' templates compiled in another process while this one imports
-    ahead = CompileAhead(files) if files and not rules_doc and default_jobs(jobs) > 1 else None
+    ahead = CompileAhead(files) if files and default_jobs(jobs) > 1 else None
     try:
-        _check(ctx, paths, results, fmt, strict, check_config, rules_doc, jobs, ahead)
+        project = _check_paths(ctx, paths)
+        # imported only now: --help and --version do not load pandas and the checker
+        from generator.site.build import run_checks
+
+        findings = run_checks(project, list(paths), results, config=check_config, jobs=jobs, ahead=ahead)
     finally:
         if ahead is not None:
             ahead.close()
+    _print_findings(findings, fmt, strict)
 
 
-def _check(
-    ctx: click.Context,
-    paths: tuple[Path, ...],
-    results: Path | None,
-    fmt: str,
-    strict: bool,
-    check_config: Path | None,
-    rules_doc: bool,
-    jobs: int | None,
-    ahead: CompileAhead | None,
-) -> None:
-    # imported only now: --help and --version do not load pandas and the checker
-    import json
-
-    from generator.check import failed, rules_markdown
-    from generator.site.build import run_checks
-
-    if rules_doc:
-        click.echo(rules_markdown(), nl=False)
-        return
+def _check_paths(ctx: click.Context, paths: tuple[Path, ...]) -> Project:
+    """The publication to check in; a usage error (exit 2) when there is none, or when a path
+    is an empty folder, a pipe or a device."""
     try:
         project = _project(ctx)
-    except GpuInsightsError as exc:  # no publication to check in: a usage error (exit 2)
+    except GpuInsightsError as exc:
         raise click.UsageError(exc.format_message(), ctx) from None
     empty = [p for p in paths if p.is_dir() and not any(p.rglob("*.md"))]
     if empty:
@@ -276,7 +273,15 @@ def _check(
         problem = None if p.is_dir() else source_problem(p)
         if problem:
             raise click.UsageError(f"{p}: {problem}", ctx)
-    findings = run_checks(project, list(paths), results, config=check_config, jobs=jobs, ahead=ahead)
+    return project
+
+
+def _print_findings(findings: list[Finding], fmt: str, strict: bool) -> None:
+    """The findings as text or JSON; exit 3 on an internal error, 1 when they fail the check."""
+    import json  # see check()
+
+    from generator.check import failed
+
     if fmt == "json":
         click.echo(json.dumps([f.as_dict() for f in findings], indent=1, ensure_ascii=False))
     else:
