@@ -167,6 +167,10 @@ def _write_text(make: Callable[[], str], path: Path) -> None:
     path.write_text(make(), encoding="utf-8")
 
 
+def _write_str(text: str, path: Path) -> None:
+    path.write_text(text, encoding="utf-8")
+
+
 def _write_ledger(ledger: list[dict[str, Any]], path: Path) -> None:
     with path.open("w", encoding="utf-8") as fh:  # streamed: never whole in memory
         json.dump(ledger, fh, indent=1, ensure_ascii=False, sort_keys=True)
@@ -177,8 +181,7 @@ def site_files(p: Prepared) -> list[tuple[str, Callable[[Path], None]]]:
     """What MkDocs does not write, by name in the site: the rendered sources and the figures
     ledger, each with what writes it."""
     files: list[tuple[str, Callable[[Path], None]]] = [
-        (f"sources/{r.article.slug}.md", functools.partial(_write_text, functools.partial(str, r.markdown)))
-        for r in p.rendered
+        (f"sources/{r.article.slug}.md", functools.partial(_write_str, r.markdown)) for r in p.rendered
     ]
     files.append(("figures.json", functools.partial(_write_ledger, p.ledger)))
     return files
@@ -195,7 +198,7 @@ def _writes(
     writes: list[tuple[Path, Callable[[Path], None]]] = [
         (docs / name, functools.partial(_write_text, make)) for name, make in makers if name not in extras
     ]
-    writes += [(docs / name, functools.partial(_write_text, functools.partial(str, t))) for name, t in extras.items()]
+    writes += [(docs / name, functools.partial(_write_str, text)) for name, text in extras.items()]
     specs = [(ch.name, functools.partial(spec_json, ch.spec)) for r in p.rendered for ch in r.charts]
     writes += [(docs / "charts" / f"{name}.vl.json", functools.partial(_write_text, make)) for name, make in specs]
     writes += [(staged / name, write) for name, write in site_files(p)] if staged is not None else []
