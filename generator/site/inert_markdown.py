@@ -5,13 +5,16 @@ which makes most of the time of the generator's pages (the same HTML comes out e
 
 * A rendered article cites every entry as ``<a class="gi-entry" href=… title=…><span
   class="gi-id">6.1-0052</span></a>`` (a hundred of them in a footnote is common), and a
-  review page wraps every figure in ``<mark class="gi-fig" title=…>``. Markdown reads each of
-  their tags as a separate piece of inline HTML and runs the patterns over what lies between
-  them: three quarters of converting such a page. Each such element that is exactly what the
-  generator writes (attribute values without Markdown syntax, text of digits and punctuation
-  only) is stored whole in Markdown's own HTML stash before the blocks are read, as the inline
-  HTML pattern would have stored its tags. Lines of code (fenced, indented or with a code span)
-  are left alone: there the tags print as text.
+  review page wraps every figure in ``<mark class="gi-fig" title=…>``. Two HTML parsers (the
+  HTML block reader, and MkDocs' scan for ids) read each of their tags, and the inline HTML
+  pattern stores each tag apart, rebuilding the text around every one. While the two parsers
+  run, each such element that is exactly what the generator writes (attribute values without
+  a backslash, quote or bracket, text of digits and punctuation only, not inside a tag) is
+  replaced by a token without tags, put back as they finish (in the text, and in what they
+  stashed), so every other step reads the page as written; and an inline pattern just before
+  Markdown's own HTML pattern (after code spans, escapes, links and autolinks had the text,
+  as for any inline HTML) stores each such element whole: the same stash, a quarter of the
+  matches.
 * A data or round page is mostly tables of plain words and numbers (a round's data page:
   2,000 cells, 20 ms). A table cell whose text holds no character any inline pattern starts
   with is marked atomic, as Markdown marks code, and the inline step passes over it.
@@ -31,45 +34,52 @@ from collections.abc import Sequence
 from markdown import Markdown
 from markdown.extensions import Extension
 from markdown.extensions.tables import TableProcessor
+from markdown.inlinepatterns import HtmlInlineProcessor
 from markdown.preprocessors import Preprocessor
 from markdown.util import AtomicString
 
-#: an attribute value as escape.md_attr writes it (no Markdown syntax, no quote or bracket)
+#: an attribute value as escape.md_attr writes it (no quote, angle bracket or escape)
 _VALUE = r'"[^"<>\\`|\n\x02\x03]*"'
-#: text no inline pattern reads: digits, spaces and number punctuation, no letters
-_TEXT = r"[0-9 .,%()+/×−–-]*"
+#: text none of the known inline patterns reads (:data:`KNOWN`): none of the characters they
+#: start with (the module runs only with those patterns)
+_TEXT = r"[^\\`*_\[\]!<>&{}^|\n\x02\x03]*"
 _LINK = rf"<a href={_VALUE} title={_VALUE}>{_TEXT}</a>"
 _ID = rf'<span class="gi-id">{_TEXT}</span>'
-ELEMENT = re.compile(
-    "|".join(
-        [
-            rf'<a class="gi-entry" href={_VALUE} title={_VALUE}>{_ID}</a>',
-            _ID,
-            rf'<mark class="gi-fig" title={_VALUE}>{_TEXT}</mark>',
-            rf'<sup class="gi-fn">{_LINK}(?:,{_LINK})*</sup>',
-        ]
-    )
+_ENTRY = rf'<a class="gi-entry" href={_VALUE} title={_VALUE}>{_ID}</a>'
+_ONE = "|".join(
+    [
+        _ENTRY,
+        _ID,
+        rf'<mark class="gi-fig" title={_VALUE}>{_TEXT}</mark>',
+        rf'<sup class="gi-fn">{_LINK}(?:,{_LINK})*</sup>',
+        rf'<span class="gi-sub">{_TEXT}(?:{_ENTRY}|{_ID})?{_TEXT}</span>',
+    ]
 )
-#: a line that starts or ends a fenced code block
-_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
-
+#: one element, or a run of them separated by commas (a note's list of entries: one match, as
+#: Markdown searches its text again from the start after every match)
+ELEMENT = f"((?:{_ONE})(?:, (?:{_ONE}))*)"
+_ELEMENT = re.compile(ELEMENT)
+#: what stands for an element while the HTML parsers run (Markdown removes STX and ETX from pages)
+_TOKEN = re.compile("\x02gi([0-9]+)\x03")
+#: cell text that none of the known inline patterns reads
+INERT_CELL = re.compile(_TEXT)
 
 #: the steps of every kind whose effect on text this module knows: Markdown's own, those of
 #: tables, footnotes, admonitions, attribute lists, tables of contents, md_in_html and fenced
 #: code, and those MkDocs adds to every page (anchors and title read from the tree, links made
 #: relative in it: the stash holds no id, name or relative link; raw HTML scanned for ids)
 KNOWN = {
-    "preprocessors": "normalize_whitespace html_block fenced_code_block gi_inert_html mkdocs_raw_html",
+    "preprocessors": "normalize_whitespace html_block fenced_code_block mkdocs_raw_html gi_inert "
+    "gi_inert_hide gi_inert_restore",
     "blockprocessors": "empty indent code hashheader setextheader hr olist ulist quote reference "
     "paragraph admonition markdown_block footnote table",
     "inlinePatterns": "backtick escape reference link image_link image_reference short_reference "
-    "short_image_ref autolink automail linebreak html entity em_strong em_strong2 not_strong footnote",
+    "short_image_ref autolink automail linebreak html entity em_strong em_strong2 not_strong footnote "
+    "gi_inert_html",
     "treeprocessors": "inline prettify unescape attr_list footnote footnote-duplicate toc "
     "mkdocs_extract_anchors relpath mkdocs_extract_title",
     "postprocessors": "amp_substitute raw_html footnote",
 }
-#: cell text that none of the known inline patterns reads: none of the characters they start with
-INERT_CELL = re.compile(r"[^\\`*_\[\]!<>&{}^\x02\x03]*")
 
 
 def only_known_steps(md: Markdown) -> bool:
@@ -82,41 +92,96 @@ def only_known_steps(md: Markdown) -> bool:
     )
 
 
-class InertHtml(Preprocessor):
-    """Stashes the generator's inline elements, line by line, outside code."""
+class _Guard(Preprocessor):
+    """Decides, as each conversion starts, whether the inert steps run (:func:`only_known_steps`)."""
+
+    def __init__(self, md: Markdown, ext: InertMarkdownExtension) -> None:
+        super().__init__(md)
+        self.ext = ext
 
     def run(self, lines: list[str]) -> list[str]:
-        if not only_known_steps(self.md):
+        self.ext.active = only_known_steps(self.md)
+        return lines
+
+
+def _inside_tag(text: str, at: int) -> bool:
+    """Whether *at* is inside a tag (after a "<" that no ">" closed)."""
+    return text.rfind("<", 0, at) > text.rfind(">", 0, at)
+
+
+class _Hide(Preprocessor):
+    """Before the HTML parsers (after fenced code is stashed): each element becomes a token."""
+
+    def __init__(self, md: Markdown, ext: InertMarkdownExtension) -> None:
+        super().__init__(md)
+        self.ext = ext
+
+    def run(self, lines: list[str]) -> list[str]:
+        self.ext.hidden = []
+        if not self.ext.active:
             return lines
-        out = []
-        fence = ""
-        for line in lines:
-            m = _FENCE.match(line)
-            if fence:
-                if m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence):
-                    fence = ""
-            elif m:
-                fence = m.group(1)
-            elif "<" in line and "`" not in line and not line.startswith(("    ", "\t")):
-                line = ELEMENT.sub(lambda m: self.md.htmlStash.store(m.group(0)), line)
-            out.append(line)
-        return out
+        text = "\n".join(lines)
+
+        def hide(m: re.Match[str]) -> str:
+            if _inside_tag(text, m.start()):
+                return m.group(0)
+            self.ext.hidden.append(m.group(0))
+            return f"\x02gi{len(self.ext.hidden) - 1}\x03"
+
+        return _ELEMENT.sub(hide, text).split("\n")
+
+
+class _Restore(Preprocessor):
+    """After the HTML parsers: every token is its element again, in the page and in the stash."""
+
+    def __init__(self, md: Markdown, ext: InertMarkdownExtension) -> None:
+        super().__init__(md)
+        self.ext = ext
+
+    def restore(self, text: str) -> str:
+        return _TOKEN.sub(lambda m: self.ext.hidden[int(m.group(1))], text) if "\x02gi" in text else text
+
+    def run(self, lines: list[str]) -> list[str]:
+        if not self.ext.hidden:
+            return lines
+        blocks = self.md.htmlStash.rawHtmlBlocks
+        for i, block in enumerate(blocks):
+            if isinstance(block, str):
+                blocks[i] = self.restore(block)
+                continue
+            for el in block.iter():  # an HTML block holding Markdown (md_in_html)
+                el.text = self.restore(el.text) if el.text else el.text
+                el.tail = self.restore(el.tail) if el.tail else el.tail
+                for k, v in el.attrib.items():
+                    el.set(k, self.restore(v))
+        return [self.restore(line) for line in lines]
+
+
+class InertElements(HtmlInlineProcessor):
+    """Markdown's inline HTML pattern for the generator's whole elements (module docstring)."""
+
+    def __init__(self, md: Markdown, ext: InertMarkdownExtension) -> None:
+        super().__init__(ELEMENT, md)
+        self.ext = ext
+
+    def handleMatch(self, m: re.Match[str], data: str) -> tuple[str | None, int | None, int | None]:  # type: ignore[override]  # noqa: N802
+        # after an unclosed "<" the element is left to the tags' pattern: stored whole, it would
+        # let that "<" and a ">" after it read as one tag
+        if not self.ext.active or _inside_tag(data, m.start()):
+            return None, None, None
+        return super().handleMatch(m, data)
 
 
 class InertTableProcessor(TableProcessor):
     """Markdown's table reader; cells of plain text are atomic (see the module's docstring)."""
 
-    def __init__(self, md: Markdown, table: TableProcessor) -> None:
+    def __init__(self, md: Markdown, table: TableProcessor, ext: InertMarkdownExtension) -> None:
         super().__init__(md.parser, table.config)
-        self.md = md
-
-    def run(self, parent: etree.Element, blocks: list[str]) -> None:
-        self.inert = only_known_steps(self.md)
-        super().run(parent, blocks)
+        self.ext = ext
 
     def _build_row(self, row: str, parent: etree.Element, align: Sequence[str | None]) -> None:
         super()._build_row(row, parent, align)
-        if self.inert:
+        if self.ext.active:
             for cell in parent[-1]:
                 if cell.text and INERT_CELL.fullmatch(cell.text):
                     cell.text = AtomicString(cell.text)
@@ -125,12 +190,20 @@ class InertTableProcessor(TableProcessor):
 class InertMarkdownExtension(Extension):
     """Registers both steps (see the module's docstring)."""
 
+    def __init__(self, **kwargs: object) -> None:
+        super().__init__(**kwargs)
+        self.active = False  # set as each conversion starts
+        self.hidden: list[str] = []  # the elements the tokens stand for, while the HTML parsers run
+
     def extendMarkdown(self, md: Markdown) -> None:  # noqa: N802 - Python-Markdown's name
-        # after normalize_whitespace (30), before fenced code (25) and the HTML block reader (20)
-        md.preprocessors.register(InertHtml(md), "gi_inert_html", 26)
+        md.preprocessors.register(_Guard(md, self), "gi_inert", 100)  # before every other step
+        # after fenced code (25), around MkDocs' id scan (21) and the HTML block reader (20)
+        md.preprocessors.register(_Hide(md, self), "gi_inert_hide", 22)
+        md.preprocessors.register(_Restore(md, self), "gi_inert_restore", 19)
+        md.inlinePatterns.register(InertElements(md, self), "gi_inert_html", 91)  # just before "html"
         if "table" in md.parser.blockprocessors:  # the tables extension, loaded before this one
             table = md.parser.blockprocessors["table"]
-            md.parser.blockprocessors.register(InertTableProcessor(md, table), "table", 75)
+            md.parser.blockprocessors.register(InertTableProcessor(md, table, self), "table", 75)
 
 
 def makeExtension(**kwargs: object) -> InertMarkdownExtension:  # noqa: N802 - Python-Markdown's name
