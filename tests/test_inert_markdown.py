@@ -93,6 +93,14 @@ CODE_AND_LINKS = [
     f'[x][y]\n\n[y]: http://a "{M}"',
     f"![{M}](a.png)",
     f"<http://x/{M}>",
+    f"x <!-- > {M} -->",  # inside what the inline HTML pattern stores as one piece
+    f"x <!-- -> {M} -->",
+    f"x <? > {M} ?>",
+    f"x <![CDATA[ > {M} ]]>",
+    f"x <a title='>' id='{M}'>x</a>",
+    f'<details markdown="1">\n<summary>Figures {M}</summary>\n\nbody\n</details>',  # HTML blocks
+    f'<div markdown="1">\n<p>{M}</p>\n</div>',
+    "<span>a\n<!-- c -->\nb <span class=\"gi-id\">6.1</span>",
 ]
 
 

@@ -5,16 +5,13 @@ which makes most of the time of the generator's pages (the same HTML comes out e
 
 * A rendered article cites every entry as ``<a class="gi-entry" href=… title=…><span
   class="gi-id">6.1-0052</span></a>`` (a hundred of them in a footnote is common), and a
-  review page wraps every figure in ``<mark class="gi-fig" title=…>``. Two HTML parsers (the
-  HTML block reader, and MkDocs' scan for ids) read each of their tags, and the inline HTML
-  pattern stores each tag apart, rebuilding the text around every one. While the two parsers
-  run, each such element that is exactly what the generator writes (attribute values without
-  a backslash, quote or bracket, text of digits and punctuation only, not inside a tag) is
-  replaced by a token without tags, put back as they finish (in the text, and in what they
-  stashed), so every other step reads the page as written; and an inline pattern just before
-  Markdown's own HTML pattern (after code spans, escapes, links and autolinks had the text,
-  as for any inline HTML) stores each such element whole: the same stash, a quarter of the
-  matches.
+  review page wraps every figure in ``<mark class="gi-fig" title=…>``. Markdown's inline HTML
+  pattern stores each of their tags apart, and searches the text again from its start after
+  each one. An inline pattern just before it (after code spans, escapes, links and autolinks
+  had the text, as for any inline HTML) stores each such element, or a comma-separated run
+  of them, whole when it is exactly what the generator writes (attribute values without a
+  backslash, quote or bracket, text without Markdown syntax) and not inside something that
+  pattern would store: the same stash, a fraction of the searches.
 * A data or round page is mostly tables of plain words and numbers (a round's data page:
   2,000 cells, 20 ms). A table cell whose text holds no character any inline pattern starts
   with is marked atomic, as Markdown marks code, and the inline step passes over it.
@@ -34,7 +31,7 @@ from collections.abc import Sequence
 from markdown import Markdown
 from markdown.extensions import Extension
 from markdown.extensions.tables import TableProcessor
-from markdown.inlinepatterns import HtmlInlineProcessor
+from markdown.inlinepatterns import HTML_RE, HtmlInlineProcessor
 from markdown.preprocessors import Preprocessor
 from markdown.util import AtomicString
 
@@ -58,9 +55,8 @@ _ONE = "|".join(
 #: one element, or a run of them separated by commas (a note's list of entries: one match, as
 #: Markdown searches its text again from the start after every match)
 ELEMENT = f"((?:{_ONE})(?:, (?:{_ONE}))*)"
-_ELEMENT = re.compile(ELEMENT)
-#: what stands for an element while the HTML parsers run (Markdown removes STX and ETX from pages)
-_TOKEN = re.compile("\x02gi([0-9]+)\x03")
+#: what Markdown's inline HTML pattern stores: a tag, a comment, a processing instruction...
+_HTML = re.compile(HTML_RE, re.DOTALL | re.UNICODE)
 #: cell text that none of the known inline patterns reads
 INERT_CELL = re.compile(_TEXT)
 
@@ -69,8 +65,7 @@ INERT_CELL = re.compile(_TEXT)
 #: code, and those MkDocs adds to every page (anchors and title read from the tree, links made
 #: relative in it: the stash holds no id, name or relative link; raw HTML scanned for ids)
 KNOWN = {
-    "preprocessors": "normalize_whitespace html_block fenced_code_block mkdocs_raw_html gi_inert "
-    "gi_inert_hide gi_inert_restore",
+    "preprocessors": "normalize_whitespace html_block fenced_code_block mkdocs_raw_html gi_inert",
     "blockprocessors": "empty indent code hashheader setextheader hr olist ulist quote reference "
     "paragraph admonition markdown_block footnote table",
     "inlinePatterns": "backtick escape reference link image_link image_reference short_reference "
@@ -105,56 +100,17 @@ class _Guard(Preprocessor):
 
 
 def _inside_tag(text: str, at: int) -> bool:
-    """Whether *at* is inside a tag (after a "<" that no ">" closed)."""
-    return text.rfind("<", 0, at) > text.rfind(">", 0, at)
-
-
-class _Hide(Preprocessor):
-    """Before the HTML parsers (after fenced code is stashed): each element becomes a token."""
-
-    def __init__(self, md: Markdown, ext: InertMarkdownExtension) -> None:
-        super().__init__(md)
-        self.ext = ext
-
-    def run(self, lines: list[str]) -> list[str]:
-        self.ext.hidden = []
-        if not self.ext.active:
-            return lines
-        text = "\n".join(lines)
-
-        def hide(m: re.Match[str]) -> str:
-            if _inside_tag(text, m.start()):
-                return m.group(0)
-            self.ext.hidden.append(m.group(0))
-            return f"\x02gi{len(self.ext.hidden) - 1}\x03"
-
-        return _ELEMENT.sub(hide, text).split("\n")
-
-
-class _Restore(Preprocessor):
-    """After the HTML parsers: every token is its element again, in the page and in the stash."""
-
-    def __init__(self, md: Markdown, ext: InertMarkdownExtension) -> None:
-        super().__init__(md)
-        self.ext = ext
-
-    def restore(self, text: str) -> str:
-        return _TOKEN.sub(lambda m: self.ext.hidden[int(m.group(1))], text) if "\x02gi" in text else text
-
-    def run(self, lines: list[str]) -> list[str]:
-        if not self.ext.hidden:
-            return lines
-        blocks = self.md.htmlStash.rawHtmlBlocks
-        for i, block in enumerate(blocks):
-            if isinstance(block, str):
-                blocks[i] = self.restore(block)
-                continue
-            for el in block.iter():  # an HTML block holding Markdown (md_in_html)
-                el.text = self.restore(el.text) if el.text else el.text
-                el.tail = self.restore(el.tail) if el.tail else el.tail
-                for k, v in el.attrib.items():
-                    el.set(k, self.restore(v))
-        return [self.restore(line) for line in lines]
+    """Whether *at* is inside what Markdown's inline HTML pattern would store as one piece (a
+    tag, comment, processing instruction), or after a "<" that no ">" closed: stored first,
+    the element would change what that pattern reads there."""
+    if text.rfind("<", 0, at) > text.rfind(">", 0, at):
+        return True
+    for h in _HTML.finditer(text):
+        if h.start() >= at:
+            return False
+        if h.end() > at:
+            return True
+    return False
 
 
 class InertElements(HtmlInlineProcessor):
@@ -193,13 +149,9 @@ class InertMarkdownExtension(Extension):
     def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)
         self.active = False  # set as each conversion starts
-        self.hidden: list[str] = []  # the elements the tokens stand for, while the HTML parsers run
 
     def extendMarkdown(self, md: Markdown) -> None:  # noqa: N802 - Python-Markdown's name
         md.preprocessors.register(_Guard(md, self), "gi_inert", 100)  # before every other step
-        # after fenced code (25), around MkDocs' id scan (21) and the HTML block reader (20)
-        md.preprocessors.register(_Hide(md, self), "gi_inert_hide", 22)
-        md.preprocessors.register(_Restore(md, self), "gi_inert_restore", 19)
         md.inlinePatterns.register(InertElements(md, self), "gi_inert_html", 91)  # just before "html"
         if "table" in md.parser.blockprocessors:  # the tables extension, loaded before this one
             table = md.parser.blockprocessors["table"]
