@@ -199,8 +199,11 @@ def _writes(
         (docs / name, functools.partial(_write_text, make)) for name, make in makers if name not in extras
     ]
     writes += [(docs / name, functools.partial(_write_str, text)) for name, text in extras.items()]
-    specs = [(ch.name, functools.partial(spec_json, ch.spec)) for r in p.rendered for ch in r.charts]
-    writes += [(docs / "charts" / f"{name}.vl.json", functools.partial(_write_text, make)) for name, make in specs]
+    writes += [
+        (docs / "charts" / f"{ch.name}.vl.json", functools.partial(_write_text, functools.partial(spec_json, ch.spec)))
+        for r in p.rendered
+        for ch in r.charts
+    ]
     writes += [(staged / name, write) for name, write in site_files(p)] if staged is not None else []
     return writes
 

@@ -383,9 +383,16 @@ def _build(config: MkDocsConfig, jobs: int) -> None:
     doc_files = files.documentation_pages(inclusion=InclusionLevel.is_included)
     search = deferred_search(config) if jobs > 1 else None  # in the parent: as MkDocs runs it
     contexts = _contexts(pages, doc_files, config, nav, search=search)
-    state = {"pages": pages, "config": config, "env": env, "contexts": contexts, "search": search, "nav": nav}
-    # no plugin reads the HTML: workers write their pages, the parent receives none of it
-    state["write"] = not config.plugins.events["post_page"]
+    state = {
+        "pages": pages,
+        "config": config,
+        "env": env,
+        "contexts": contexts,
+        "search": search,
+        "nav": nav,
+        # no plugin reads the HTML: workers write their pages, the parent receives none of it
+        "write": not config.plugins.events["post_page"],
+    }
     _write_pages(pages, config, state, jobs)
     for page in pages:
         page.validate_anchor_links(files=files, log_level=config.validation.links.anchors)
