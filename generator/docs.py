@@ -41,7 +41,7 @@ RENDER_FUNCTIONS: dict[str, str] = {
     'Example: `{{ holds(only(["GB300", "B300"], peers, above=threshold), "only GB300 and B300 clear 14,000", '
     'erratum="published text of October 5, 2026") }}`.',
     "chart(kind, ...)": "An offline Vega-Lite chart with an SVG fallback and a text caption with its markers. "
-    "A peer group may stand for the benchmark, scenario and filters (`chart(\"trend\", peers)`); "
+    'A peer group may stand for the benchmark, scenario and filters (`chart("trend", peers)`); '
     "`caption=` replaces the generated caption (and the chart's accessible description); "
     "every kind takes `title=`. "
     "Kinds: `per_gpu_by_family(benchmark, scenario, round=, families=, category='available' (None: any), gpus=)`, "
@@ -145,7 +145,7 @@ EXAMPLES: dict[str, str] = {
 
 #: meanings that differ from the glossary for one function: (function, parameter) -> meaning
 OWN_PARAMETERS: dict[tuple[str, str], str] = {
-    ("stated", "by"): "who states the number: the source's name, cited beside it (e.g. `\"NVIDIA\"`)",
+    ("stated", "by"): 'who states the number: the source\'s name, cited beside it (e.g. `"NVIDIA"`)',
 }
 
 

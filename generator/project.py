@@ -46,6 +46,7 @@ def read_mkdocs_yml(path: Path) -> dict[str, object]:
         return {}
     return cfg if isinstance(cfg, dict) else {}
 
+
 #: the installed ``generator`` package
 PACKAGE_DIR = Path(__file__).resolve().parent
 #: the defaults every publication starts from (accelerator families, benchmark rules, rounds,

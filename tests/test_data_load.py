@@ -6,6 +6,7 @@ import json
 import shutil
 from pathlib import Path
 
+import numpy as np
 import openpyxl
 import pandas as pd
 import pytest
@@ -238,3 +239,27 @@ def test_rows_hold_the_values_a_data_frame_gives_whatever_each_columns_type(offi
         }
     assert rows[1].nodes is pd.NA and isinstance(rows[0].software, pd.Timestamp)
     assert table.rows_at([2]) == [rows[1]] and table.rows_at([2])[0] is rows[1]  # made once
+
+
+def test_a_fingerprint_follows_exactly_the_rows_behind_its_key(official: ResultsTable) -> None:
+    """A cached article is rendered again when a value it could have read changes (even in
+    the last digit of a float, or a missing count), and only then; where a row was read from
+    is not part of it."""
+    df = official.df.copy()
+    df["nodes"] = df["nodes"].astype("Int64")
+    keys = [("6.1", "gpt-oss-120b"), ("6.1", "*"), ("*", "gpt-oss-120b"), ("6.0", "gpt-oss-120b")]
+    before = ResultsTable(df, manifest=official.manifest).fingerprint(keys)
+    assert len(set(before.values())) == len(keys)
+    assert ResultsTable(df.copy(), manifest=official.manifest).fingerprint(keys) == before
+
+    i = int(df.index[(df["round"] == "6.1") & (df["benchmark"] == "gpt-oss-120b")][0])
+    moved = df.copy()
+    moved["source_row"] = moved["source_row"].astype(str) + "x"
+    assert ResultsTable(moved, manifest=official.manifest).fingerprint(keys) == before
+    edits = [("result", np.nextafter(df.at[i, "result"], np.inf)), ("nodes", pd.NA), ("system", "X")]
+    for column, value in edits:
+        changed = df.copy()
+        changed.at[i, column] = value
+        after = ResultsTable(changed, manifest=official.manifest).fingerprint(keys)
+        changed_keys = {k for k in before if after[k] != before[k]}
+        assert changed_keys == {"6.1|gpt-oss-120b", "6.1|*", "*|gpt-oss-120b"}, column

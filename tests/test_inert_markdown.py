@@ -45,7 +45,7 @@ def stashed(text: str) -> int:
 def test_a_footnote_of_entries_and_a_review_paragraph_convert_to_the_same_html() -> None:
     text = (
         f"# Title {FIGURE}\n\nThe best row {FIGURE} per GPU (entry {ENTRY}).{MARKERS}\n\n"
-        f"| Family | Value |\n|---|--:|\n| B200 | 12,782<span class=\"gi-sub\">8 GPUs · {ENTRY}</span> |\n\n"
+        f'| Family | Value |\n|---|--:|\n| B200 | 12,782<span class="gi-sub">8 GPUs · {ENTRY}</span> |\n\n'
         f"Text.[^1]\n\n[^1]: MLPerf® Inference v6.1 Closed. <br>**gpt-oss-120b** Server (entries {ENTRY}, {ENTRY}).\n"
     )
     assert stashed(text) == 6  # the two entries of the note are one run
@@ -100,7 +100,7 @@ CODE_AND_LINKS = [
     f"x <a title='>' id='{M}'>x</a>",
     f'<details markdown="1">\n<summary>Figures {M}</summary>\n\nbody\n</details>',  # HTML blocks
     f'<div markdown="1">\n<p>{M}</p>\n</div>',
-    "<span>a\n<!-- c -->\nb <span class=\"gi-id\">6.1</span>",
+    '<span>a\n<!-- c -->\nb <span class="gi-id">6.1</span>',
 ]
 
 
@@ -136,7 +136,10 @@ def test_an_extension_that_reads_plain_words_turns_atomic_cells_off() -> None:
     text = "*[GPU]: Graphics processing unit\n\n| Family | Kind |\n|---|---|\n| B300 | GPU |\n"
     assert atomic_cells(text, "abbr") == []
     html = convert(text, inert=True, more=("abbr",))
-    assert html == convert(text, inert=False, more=("abbr",)) and '<abbr title="Graphics processing unit">GPU</abbr>' in html
+    assert (
+        html == convert(text, inert=False, more=("abbr",))
+        and '<abbr title="Graphics processing unit">GPU</abbr>' in html
+    )
 
 
 INLINE = [
@@ -203,7 +206,11 @@ BLOCK = st.one_of(
 
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.lists(BLOCK, max_size=6), st.sampled_from(["\n\n", "\n"]), st.sampled_from([(), ("abbr",), ("smarty",)]))
+@given(
+    st.lists(BLOCK, max_size=6),
+    st.sampled_from(["\n\n", "\n"]),
+    st.sampled_from([(), ("abbr",), ("smarty",)]),
+)
 def test_any_arrangement_of_elements_and_markup_converts_to_the_same_html(
     blocks: list[str], sep: str, more: tuple[str, ...]
 ) -> None:
@@ -231,7 +238,9 @@ def test_mkdocs_pages_of_the_site_convert_through_both_steps_to_the_same_html(
     for inert in (True, False):
         extensions = [e for e in plugin.EXTENSIONS if inert or e != "generator.site.inert_markdown"]
         yml = tmp_path / f"{inert}.yml"
-        yml.write_text(f"site_name: T\nuse_directory_urls: false\nmarkdown_extensions: {extensions + ['toc']}\n")
+        yml.write_text(
+            f"site_name: T\nuse_directory_urls: false\nmarkdown_extensions: {extensions + ['toc']}\n"
+        )
         (tmp_path / "docs").mkdir(exist_ok=True)
         config = load_config(str(yml), docs_dir=str(tmp_path / "docs"))
         files = Files([File(n, config.docs_dir, config.site_dir, False) for n in ("one.md", "two.md")])

@@ -19,7 +19,9 @@ PAGES = {
 }
 
 
-def _config(tmp: Path, name: str, *, strict: bool = False, theme: str = "material", extra: str = "", **pages: str):
+def _config(
+    tmp: Path, name: str, *, strict: bool = False, theme: str = "material", extra: str = "", **pages: str
+):
     docs = tmp / f"docs-{name}"
     for rel, text in {**PAGES, **pages}.items():
         (docs / rel).parent.mkdir(parents=True, exist_ok=True)
@@ -83,7 +85,9 @@ def test_parallel_mkdocs_fails_on_a_page_as_mkdocs_build_does(
     parallel_errors = [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
     assert type(parallel.value) is type(stock.value)  # jinja2's TemplateNotFound, raised again
     assert parallel_errors == stock_errors
-    assert parallel_errors[0].startswith("Error building page 'two.md': 'no-such.html' not found in search paths")
+    assert parallel_errors[0].startswith(
+        "Error building page 'two.md': 'no-such.html' not found in search paths"
+    )
 
 
 @pytest.mark.parametrize("hooked", [False, True])

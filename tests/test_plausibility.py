@@ -56,7 +56,9 @@ def test_plausible_data_names_that_agree_with_the_count_load(
     tmp_path: Path, manifest: Manifest, system: str, gpus: int, nodes: int
 ) -> None:
     accelerator = "NVIDIA GB300" if "GB300" in system else "NVIDIA B300-SXM-270GB"
-    row = tiny_row("6.1-0001", "gpt-oss-120b", "Server", 10000.0 * gpus, accelerator=accelerator, System=system)
+    row = tiny_row(
+        "6.1-0001", "gpt-oss-120b", "Server", 10000.0 * gpus, accelerator=accelerator, System=system
+    )
     row.update({"a#": gpus // nodes, "Nodes": nodes, "Total Accelerators": gpus})
     df, _ = read_results(load(tmp_path, manifest, [row]), manifest, version="6.1")
     assert df["total_accelerators"].tolist() == [float(gpus)]

@@ -482,5 +482,10 @@ def test_cross_round_refuses_two_entries_of_one_round(tmp_path: Path, lib: Libra
 
 
 def test_trend_caption_states_the_selection_it_plots(tmp_path: Path, lib: Library) -> None:
-    out = render(tmp_path, lib, '{{ chart("trend", "gpt-oss-120b", "Server", stat="best", submitter="Azure") }}\n')
-    assert "*Figure 1: Best per-GPU value of Closed gpt-oss-120b Server rows (submitter Azure) in each loaded round" in out
+    out = render(
+        tmp_path, lib, '{{ chart("trend", "gpt-oss-120b", "Server", stat="best", submitter="Azure") }}\n'
+    )
+    assert (
+        "*Figure 1: Best per-GPU value of Closed gpt-oss-120b Server rows (submitter Azure) in each loaded round"
+        in out
+    )

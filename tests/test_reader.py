@@ -48,7 +48,9 @@ def test_markers_become_markdown_footnotes_with_linked_entries(tmp_path: Path, m
     page = reader_markdown(r, NoteContext(manifest, {"gpt-oss-120b": "gpt-oss-120b"}, details_urls(table)))
     assert "#mlperf-fn-" not in page and "[^1]" in page and "[^2]" in page
     assert page.count(PLACE_MARKER) == 1
-    note1 = html.unescape(next(ln for ln in page.splitlines() if ln.startswith("[^1]: ")))  # as the browser reads it
+    note1 = html.unescape(
+        next(ln for ln in page.splitlines() if ln.startswith("[^1]: "))
+    )  # as the browser reads it
     assert note1.startswith(
         "[^1]: MLPerf® Inference v6.1 Closed Datacenter. <br>**gpt-oss-120b** Server (entries "
     )
@@ -103,7 +105,9 @@ def test_entry_ids_never_break_but_code_tags_and_links_are_left_alone() -> None:
 
 def test_entry_ids_in_prose_and_tables_link_to_their_official_result() -> None:
     details = {("6.1", "6.1-0021"): DETAILS, ("6.0", "6.0-0002"): DETAILS + "/v60"}
-    assert html.unescape(_wrap_ids("| B200 | 7,500 (8 GPUs, 6.1-0021) | entry 6.0-0002 and 6.1-0099 |", details)) == (
+    assert html.unescape(
+        _wrap_ids("| B200 | 7,500 (8 GPUs, 6.1-0021) | entry 6.0-0002 and 6.1-0099 |", details)
+    ) == (
         f'| B200 | 7,500 (8 GPUs, <a class="gi-entry" href="{DETAILS}" title="Official result 6.1-0021">'
         '<span class="gi-id">6.1-0021</span></a>) | entry '
         f'<a class="gi-entry" href="{DETAILS}/v60" title="Official result 6.0-0002">'

@@ -247,7 +247,9 @@ def test_the_template_uses_the_query_api() -> None:
     assert text.count("{%- set") < 59  # 59 before the query API
 
 
-def test_every_chart_spec_is_valid_vega_lite(rendered: Rendered, official: ResultsTable, manifest: Manifest) -> None:
+def test_every_chart_spec_is_valid_vega_lite(
+    rendered: Rendered, official: ResultsTable, manifest: Manifest
+) -> None:
     """Charts are made without altair's validation (a fifth of a second each); the schema holds them here."""
     overview = ROOT / "content" / "mlperf-inference-v6.1-round-overview.md"
     lib = Library(official, manifest, Prices.load(ROOT / "data" / "prices.toml"))

@@ -62,7 +62,9 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
         tiny_row("6.1-0002", MODEL_ATTR, "Server", 70000.0),
     ]
     results = write_results(tmp / "r", rows)
-    return build(project=project, results=results, site_dir=tmp / "site", log=lambda _: None, use_cache=False).site_dir
+    return build(
+        project=project, results=results, site_dir=tmp / "site", log=lambda _: None, use_cache=False
+    ).site_dir
 
 
 @pytest.mark.parametrize("page", ["hostile.html", "review/hostile.html"])

@@ -48,7 +48,6 @@ TEXT_REFUSED = (
 )
 
 
-
 @pytest.mark.parametrize(
     ("expr", "message"),
     [

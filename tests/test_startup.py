@@ -15,9 +15,14 @@ LOADED = (
 
 def loaded(imports: str) -> str:
     code = LOADED.format(imports=imports)
-    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
+    return subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout.strip()
 
 
 def test_checking_and_building_import_no_chart_library_until_a_chart_is_drawn() -> None:
-    assert loaded("import generator.cli, generator.check, generator.site.build, generator.article.charts") == "[]"
+    assert (
+        loaded("import generator.cli, generator.check, generator.site.build, generator.article.charts")
+        == "[]"
+    )
     assert loaded("import generator.article.charts as c; c.alt.Chart") == "['altair']"

@@ -122,7 +122,9 @@ def note_text(g: Group, manifest: Manifest, display: dict[str, str], publisher: 
         benches.append(f"{md(display.get(b, b))} ({md(', '.join(scen))})")
     # every name here comes from a results file or data/rounds.toml: text, never markup
     suite_name = SUITE_NAMES.get(suite, suite.capitalize())
-    head = f"MLPerf® Inference v{md(round_)} {md(division.capitalize())} {md(suite_name)}; {', '.join(benches)}."
+    head = (
+        f"MLPerf® Inference v{md(round_)} {md(division.capitalize())} {md(suite_name)}; {', '.join(benches)}."
+    )
     if rnd is not None:
         d = rnd.retrieved
         src = f"Retrieved from {md(rnd.source)} ({md(rnd.source_label)}) on {d.day} {d:%B} {d.year};"

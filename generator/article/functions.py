@@ -74,7 +74,9 @@ class Prices:
 class Library(Queries):
     """Functions bound to one results table; ``namespace()`` is what templates see."""
 
-    def __init__(self, table: ResultsTable, manifest: Manifest, prices: Prices, chart_cache: Any = None) -> None:
+    def __init__(
+        self, table: ResultsTable, manifest: Manifest, prices: Prices, chart_cache: Any = None
+    ) -> None:
         self.table = table
         self.manifest = manifest
         self.prices = prices

@@ -204,7 +204,12 @@ class _Worker:
 
     def kill(self) -> tuple[str, Any, dict[str, str], Any]:
         self.stop(force=True)
-        return ("fatal", f"{self.path}: the article took longer than the limit of {self.limit:g} s to render", {}, None)
+        return (
+            "fatal",
+            f"{self.path}: the article took longer than the limit of {self.limit:g} s to render",
+            {},
+            None,
+        )
 
     def stop(self, *, force: bool = False) -> None:
         if not force:

@@ -68,7 +68,11 @@ class Drawing:
         self.payload: Path | None = None
         if not jobs:
             return
-        payload = {"parent": os.getpid(), "cache": str(cache_dir) if cache_dir else None, "jobs": [[s, str(d)] for s, d in jobs]}
+        payload = {
+            "parent": os.getpid(),
+            "cache": str(cache_dir) if cache_dir else None,
+            "jobs": [[s, str(d)] for s, d in jobs],
+        }
         with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False, encoding="utf-8") as fh:
             json.dump(payload, fh)
         self.payload = Path(fh.name)
@@ -94,7 +98,11 @@ class Drawing:
             self._forget()
         if self.proc.returncode != 0:
             lines = err.decode("utf-8", "replace").strip().splitlines()
-            said = [ln.removeprefix(ERROR) for ln in lines if ln.startswith(ERROR)] or lines[-1:] or ["no message"]
+            said = (
+                [ln.removeprefix(ERROR) for ln in lines if ln.startswith(ERROR)]
+                or lines[-1:]
+                or ["no message"]
+            )
             raise BuildError(f"drawing the charts' SVG fallbacks failed: {said[0]}")
 
     def cancel(self) -> None:

@@ -80,9 +80,7 @@ def matching(rows: Iterable[Row], keep: list[Predicate], drop: list[Predicate]) 
 
 def measured(rows: list[Row]) -> list[Row]:
     """Rows with a value to rank: per-accelerator for throughputs, the result for latencies."""
-    return [
-        r for r in rows if _present(r.per_accelerator if r.higher_is_better else r.result)
-    ]
+    return [r for r in rows if _present(r.per_accelerator if r.higher_is_better else r.result)]
 
 
 def ranked(rows: list[Row], by: str) -> list[Row]:

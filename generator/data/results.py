@@ -482,7 +482,10 @@ class _RowReader:
             return None
         if low is not None and result < low:
             self.add(
-                raw, ctx, "result", f"result {result:.6g} {units} is implausible (at least {low:g} {units} expected)"
+                raw,
+                ctx,
+                "result",
+                f"result {result:.6g} {units} is implausible (at least {low:g} {units} expected)",
             )
             return None
         return result
@@ -505,7 +508,12 @@ class _RowReader:
         self._lengths(raw, ctx)
 
     def _plausible_per_accelerator(
-        self, raw: _Raw, ctx: str, units: str, per_acc: float, counts: tuple[int | None, int | None, int | None]
+        self,
+        raw: _Raw,
+        ctx: str,
+        units: str,
+        per_acc: float,
+        counts: tuple[int | None, int | None, int | None],
     ) -> None:
         top = self.rules.plausible_max_per_accelerator(units)
         if top is not None and per_acc == per_acc and per_acc > top:

@@ -200,7 +200,10 @@ def _writes(
     ]
     writes += [(docs / name, functools.partial(_write_str, text)) for name, text in extras.items()]
     writes += [
-        (docs / "charts" / f"{ch.name}.vl.json", functools.partial(_write_text, functools.partial(spec_json, ch.spec)))
+        (
+            docs / "charts" / f"{ch.name}.vl.json",
+            functools.partial(_write_text, functools.partial(spec_json, ch.spec)),
+        )
         for r in p.rendered
         for ch in r.charts
     ]
@@ -224,7 +227,9 @@ def write_docs(
 
     for d in ("charts", "assets", "data"):
         (docs / d).mkdir(parents=True, exist_ok=True)
-    drawings = [(fallback_spec(ch.spec), docs / "charts" / f"{ch.name}.svg") for r in p.rendered for ch in r.charts]
+    drawings = [
+        (fallback_spec(ch.spec), docs / "charts" / f"{ch.name}.svg") for r in p.rendered for ch in r.charts
+    ]
     drawing = Drawing(drawings, cache_dir / "svg" if cache_dir else None)
     try:
         writes = _writes(docs, p, extra_pages, staged)

@@ -93,7 +93,9 @@ def _load_config(project: Project, docs: Path, site: Path) -> Any:
     try:
         with prerendered():
             # nav=[]: the build's own navigation replaces the file's, which MkDocs then never checks
-            cfg = load_config(config_file=str(project.mkdocs_yml), docs_dir=str(docs), site_dir=str(site), nav=[])
+            cfg = load_config(
+                config_file=str(project.mkdocs_yml), docs_dir=str(docs), site_dir=str(site), nav=[]
+            )
     except MkDocsException as exc:
         raise _failed(project, str(exc)) from None
     if "gpu-insights" not in cfg.plugins:
@@ -115,7 +117,9 @@ def _checked_nav(project: Project, nav: list[dict[str, Any]], *, strict: bool) -
     for warning in option.warnings:
         logging.getLogger("mkdocs.config").warning(f"Config value 'nav': {warning}")
     if strict and option.warnings:
-        raise _failed(project, f"Aborted with {len(option.warnings)} configuration warnings in 'strict' mode!")
+        raise _failed(
+            project, f"Aborted with {len(option.warnings)} configuration warnings in 'strict' mode!"
+        )
     return value
 
 

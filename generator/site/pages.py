@@ -416,7 +416,9 @@ def page_makers(
         if r.article.slug in slugs:
             pages.append((f"{r.article.slug}.md", functools.partial(article_page, r, ctx, pub)))
         mine = [f for f in findings if f.path == str(r.article.path)]
-        pages.append((f"review/{r.article.slug}.md", functools.partial(_review, r, mine, r.article.slug in slugs)))
+        pages.append(
+            (f"review/{r.article.slug}.md", functools.partial(_review, r, mine, r.article.slug in slugs))
+        )
     pages.append(("review/index.md", lambda: titled(review_index(rendered, slugs), **REVIEW_META)))
     for v in table.rounds:
         pages.append((f"rounds/v{v}.md", functools.partial(_round, v, shown, manifest, table)))
@@ -425,10 +427,15 @@ def page_makers(
     if cited:
         desc = "The MLPerf® Inference benchmarks the articles cite, with their rounds and units."
         pages.append(
-            ("benchmarks/index.md", lambda: titled(benchmarks_index(cited, manifest, table), description=desc))
+            (
+                "benchmarks/index.md",
+                lambda: titled(benchmarks_index(cited, manifest, table), description=desc),
+            )
         )
     for b in cited:
-        pages.append((f"benchmarks/{bench_slug(b)}.md", functools.partial(_benchmark, b, shown, manifest, table)))
+        pages.append(
+            (f"benchmarks/{bench_slug(b)}.md", functools.partial(_benchmark, b, shown, manifest, table))
+        )
     return pages
 
 

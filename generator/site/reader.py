@@ -77,7 +77,9 @@ def details_urls(table: ResultsTable) -> dict[tuple[str, str], str]:
     out: dict[tuple[str, str], str] = {}
     checked: dict[str, str | None] = {}  # a system's URL repeats on each of its rows
     df = table.df
-    for rnd, rid, url in zip(df["round"].tolist(), df["result_id"].tolist(), df["details"].tolist(), strict=True):
+    for rnd, rid, url in zip(
+        df["round"].tolist(), df["result_id"].tolist(), df["details"].tolist(), strict=True
+    ):
         if not url or not rid:
             continue
         text = str(url)

@@ -90,7 +90,9 @@ def hash_inputs(h: Any, root: Path, label: str) -> None:
             hash_file(h, here / name, f"{label}/{(here / name).relative_to(root)}")
         for name in dirs:
             if (here / name).is_symlink():
-                h.update(f"{label}/{(here / name).relative_to(root)}\0-> {os.readlink(here / name)}\0".encode())
+                h.update(
+                    f"{label}/{(here / name).relative_to(root)}\0-> {os.readlink(here / name)}\0".encode()
+                )
 
 
 def bundle_dir(cache_dir: Path) -> Path:

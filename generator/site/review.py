@@ -30,7 +30,9 @@ def figure_title(u: FigureUse) -> str:
         entries = (
             rows_text(
                 f.entries,
-                lambda e: f"{e.result_id} {e.benchmark} {e.scenario} (v{e.round}/{Path(e.source_file).name} {e.source_row})",
+                lambda e: (
+                    f"{e.result_id} {e.benchmark} {e.scenario} (v{e.round}/{Path(e.source_file).name} {e.source_row})"
+                ),
             )
             or "no entry"
         )
