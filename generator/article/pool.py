@@ -65,9 +65,12 @@ def _after(after: Callable[[Rendered], Any] | None, rendered: Rendered) -> Any:
         return None
 
 
-def _render_one(renderer: Renderer, path: Path, after: Callable[[Rendered], Any] | None) -> bytes:
+def _render_one(
+    renderer: Renderer, path: Path, after: Callable[[Rendered], Any] | None, cached: bool
+) -> bytes:
     """Render one article under the limits, run *after* on it (outside the time limit: the
-    build's own work, not the template's); the pickled outcome."""
+    build's own work, not the template's); the pickled outcome, with the fingerprints of the
+    rows it read when it will be *cached*."""
     limits = renderer.limits
 
     def alarm(signum: int, frame: FrameType | None) -> None:
@@ -80,7 +83,7 @@ def _render_one(renderer: Renderer, path: Path, after: Callable[[Rendered], Any]
     try:
         limit_memory(limits.memory_bytes)
         rendered = renderer.render(load_article(path))
-        deps = table.fingerprint(table.touched)
+        deps = table.fingerprint(table.touched) if cached else {}  # nothing to key otherwise
         signal.setitimer(signal.ITIMER_REAL, 0)
         extra = _after(after, rendered)
         return _dumps(("ok", rendered, deps, extra), table)
@@ -143,7 +146,7 @@ def _loads(blob: bytes, table: ResultsTable) -> tuple[str, Any, dict[str, str], 
 
 
 def _serve(
-    conn: Connection, renderer: Renderer, after: Callable[[Rendered], Any] | None, parent: int
+    conn: Connection, renderer: Renderer, after: Callable[[Rendered], Any] | None, parent: int, cached: bool
 ) -> None:
     """Worker body: render each article path the parent sends, until it sends None."""
     die_with_parent(parent)
@@ -154,7 +157,7 @@ def _serve(
             return
         if path is None:
             return
-        conn.send_bytes(_render_one(renderer, path, after))
+        conn.send_bytes(_render_one(renderer, path, after, cached))
         # what one article left behind is not the next one's memory budget; what survives (the
         # table's rows and caches) is frozen, so the next collection looks at one article's
         # objects only, not at everything the worker made so far (56 ms an article at 40 rounds)
@@ -165,10 +168,11 @@ def _serve(
 class _Worker:
     """A forked worker process and the article it is rendering, if any."""
 
-    def __init__(self, renderer: Renderer, after: Callable[[Rendered], Any] | None) -> None:
+    def __init__(self, renderer: Renderer, after: Callable[[Rendered], Any] | None, cached: bool) -> None:
         ctx = mp.get_context("fork")
         self.conn, child = ctx.Pipe(duplex=True)
-        self.proc = ctx.Process(target=_serve, args=(child, renderer, after, os.getpid()), daemon=True)
+        args = (child, renderer, after, os.getpid(), cached)
+        self.proc = ctx.Process(target=_serve, args=args, daemon=True)
         # objects that exist now are shared with the worker: keep its garbage collector off
         # them, or it touches (and so copies) every page of the parent
         gc.freeze()
@@ -266,10 +270,10 @@ def render_articles(
     try:
         while todo or busy:
             while todo and len(busy) < jobs:
-                w = idle.pop() if idle else _Worker(renderer, after)
+                w = idle.pop() if idle else _Worker(renderer, after, cache is not None)
                 if not w.alive():  # died between two articles
                     w.stop(force=True)
-                    w = _Worker(renderer, after)
+                    w = _Worker(renderer, after, cache is not None)
                 w.give(todo[0], paths[todo.pop(0)])
                 busy[w.conn] = w
             if meanwhile is not None:  # the workers are busy: this process's own work fits here

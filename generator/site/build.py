@@ -195,7 +195,11 @@ def _writes(
         k: titled(v, **(REVIEW_META if k.startswith("review/") else {})) for k, v in extra_pages.items()
     }
     makers = page_makers(p.rendered, p.table, p.manifest, p.sample, p.findings)
-    writes: list[tuple[Path, Callable[[Path], None]]] = [
+    # the figures ledger first: the costliest single write, at the end it left one worker idle
+    writes: list[tuple[Path, Callable[[Path], None]]] = (
+        [(staged / name, write) for name, write in reversed(site_files(p))] if staged is not None else []
+    )
+    writes += [
         (docs / name, functools.partial(_write_text, make)) for name, make in makers if name not in extras
     ]
     writes += [(docs / name, functools.partial(_write_str, text)) for name, text in extras.items()]
@@ -207,7 +211,6 @@ def _writes(
         for r in p.rendered
         for ch in r.charts
     ]
-    writes += [(staged / name, write) for name, write in site_files(p)] if staged is not None else []
     return writes
 
 
