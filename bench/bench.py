@@ -27,7 +27,10 @@ in this one run, median over the pairs:
   command would compile gpu-insights' modules again (0.2-0.4 s) but not MkDocs';
 - scale: synthetic rounds x articles (resampled real systems): seconds, per-article seconds
   and peak memory per point; the full run sweeps 5-40 rounds and 50-200 articles with 1 and
-  2 workers, --quick two small points.
+  2 workers, --quick two small points;
+- workers_speedup_40x200 and rounds_growth_40_vs_5 (full run only): the scale goals as medians
+  of three rounds of paired builds (40 rounds x 200 articles with 1 worker, with 2, and 5 rounds
+  with 2): time with 1 worker / with 2, and time at 40 rounds / at 5.
 """
 
 from __future__ import annotations
@@ -360,6 +363,26 @@ FULL_SCALE = [(r, 200, j) for j in (1, 2) for r in (5, 10, 20, 40)] + [(40, a, 2
 QUICK_SCALE = [(5, 5, 2), (10, 5, 2)]
 
 
+def bench_pairs(results: Path, runs: int) -> dict[str, dict[str, object]]:
+    """The two scale goals as paired ratios (a single point moves by up to a tenth between runs on
+    this machine): 40 rounds x 200 articles with 1 worker / with 2, and with 2 workers 40 rounds /
+    5 rounds; each round of runs makes the three builds one after the other; medians of the pairs."""
+    seconds: dict[tuple[int, int], list[float]] = {(40, 1): [], (40, 2): [], (5, 2): []}
+    for _ in range(runs):
+        for n_rounds, jobs in seconds:
+            p = bench_scale(results, [(n_rounds, 200, jobs)])[0]
+            seconds[(n_rounds, jobs)].append(float(p["seconds"]))  # type: ignore[arg-type]
+
+    def paired(a: list[float], b: list[float]) -> dict[str, object]:
+        ratios = [x / y for x, y in zip(a, b, strict=True)]
+        return {"ratio": round(statistics.median(ratios), 3), "pairs": [round(r, 3) for r in ratios]}
+
+    return {
+        "workers_speedup_40x200": paired(seconds[(40, 1)], seconds[(40, 2)]),
+        "rounds_growth_40_vs_5": paired(seconds[(40, 2)], seconds[(5, 2)]),
+    }
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--results", type=Path, default=ROOT.parent / "shared" / "mlperf")
@@ -388,6 +411,7 @@ def main() -> None:
         # whole `check` processes are short: more rounds of them fit (and their medians need them)
         check = timed("check", lambda: bench_check(s, max(runs, CHECK_ROUNDS), quick=args.quick))
     scale = timed("scale", lambda: bench_scale(results, QUICK_SCALE if args.quick else FULL_SCALE))
+    pairs = {} if args.quick else timed("scale pairs", lambda: bench_pairs(results, 3))
     out = {
         "articles": s.n_articles,
         "pairs": runs,
@@ -395,6 +419,7 @@ def main() -> None:
         "times": ratios,
         **check,
         "scale": scale,
+        **pairs,
     }
     if args.json:
         print(json.dumps(out))
@@ -403,6 +428,8 @@ def main() -> None:
         print(f"{k}: {v['seconds']} s, plain mkdocs {v['mkdocs_seconds']} s, ratio {v['ratio']}")  # type: ignore[index]
     for k, v in check.items():
         print(f"{k}: {v}")
+    for k, v in pairs.items():
+        print(f"{k}: median {v['ratio']} of pairs {v['pairs']}")
     for p in scale:
         print(
             f"scale {p['rounds']} rounds ({p['rows']:,} rows) x {p['articles']} articles, {p['jobs']} workers: "
