@@ -11,7 +11,7 @@ import markdown
 import pytest
 
 from generator.article.functions import Library, Prices
-from generator.article.pool import render_articles
+from generator.article.pool import _Queue, render_articles
 from generator.article.render import Limits, Renderer, load_article
 from generator.data.manifest import Manifest
 from generator.data.table import ResultsTable
@@ -304,3 +304,30 @@ def test_the_build_s_own_work_runs_once_while_a_worker_renders(
     assert out.rendered is not None and workers == [1]
     assert render_articles(renderer(tiny, manifest), [], meanwhile=meanwhile) == []
     assert workers == [1, 0]
+
+
+def test_a_worker_takes_the_next_article_of_its_own_group_else_a_group_nobody_renders() -> None:
+    q = _Queue([0, 1, 2, 3, 4], ["a", "b", "a", "b", "c"])
+    assert q.take(None, set()) == (0, "a")
+    assert q.take(None, {"a"}) == (1, "b")  # a second worker starts another group
+    assert q.take("a", {"b"}) == (2, "a")
+    assert q.take("a", {"b"}) == (4, "c")  # its group is done: one nobody renders
+    assert q.take("c", set()) == (3, "b")
+    assert not q
+    plain = _Queue([2, 5], None)  # no groups: in order
+    assert [plain.take("x", set())[0], plain.take(None, set())[0]] == [2, 5]
+
+
+def test_grouped_articles_still_come_back_in_their_order(
+    tmp_path: Path, tiny: ResultsTable, manifest: Manifest
+) -> None:
+    paths = []
+    for i in range(6):
+        p = tmp_path / f"a{i}.md"
+        p.write_text(HEAD + f"\nArticle {i}: {{{{ per_gpu('6.1-0001', 'gpt-oss-120b', 'Server') }}}}\n")
+        paths.append(p)
+    outs = render_articles(renderer(tiny, manifest), paths, jobs=2, groups=["x", "y"] * 3)
+    assert [o.path for o in outs] == paths
+    assert [
+        f"Article {i}: 10,000" in (o.rendered.markdown if o.rendered else "") for i, o in enumerate(outs)
+    ] == [True] * 6

@@ -19,7 +19,8 @@ import os
 import pickle
 import signal
 import time
-from collections.abc import Callable
+from collections import deque
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from pathlib import Path
@@ -185,10 +186,11 @@ class _Worker:
         self.table = renderer.lib.table
         self.index = -1
         self.path = Path()
+        self.group: Hashable = None  # what the articles it rendered last have in common
         self.start = self.deadline = 0.0
 
-    def give(self, index: int, path: Path) -> None:
-        self.index, self.path = index, path
+    def give(self, index: int, path: Path, group: Hashable) -> None:
+        self.index, self.path, self.group = index, path, group
         self.start = time.monotonic()
         self.deadline = self.start + self.limit + GRACE_SECONDS
         self.conn.send(path)
@@ -227,6 +229,33 @@ class _Worker:
         self.conn.close()
 
 
+class _Queue:
+    """The articles still to render, by group (what :func:`render_articles` is given as
+    *groups*): a worker takes the next article of the group it rendered last, else of a group no
+    other worker is rendering, else the next one. Articles of the same rounds then mostly render
+    in one worker, which makes those rounds' rows and selections once, not once per worker."""
+
+    def __init__(self, todo: list[int], groups: Sequence[Hashable] | None) -> None:
+        self.groups = groups or [None] * (max(todo, default=-1) + 1)
+        self.queues: dict[Hashable, deque[int]] = {}
+        for i in todo:
+            self.queues.setdefault(self.groups[i], deque()).append(i)
+
+    def __bool__(self) -> bool:
+        return bool(self.queues)
+
+    def take(self, mine: Hashable, others: set[Hashable]) -> tuple[int, Hashable]:
+        """The next article's index for a worker that rendered group *mine* last, while the
+        other workers render *others*; and its group."""
+        if mine not in self.queues:  # a group nobody renders yet, or the first one left
+            mine = next((g for g in self.queues if g not in others), next(iter(self.queues)))
+        queue = self.queues[mine]
+        i = queue.popleft()
+        if not queue:
+            del self.queues[mine]
+        return i, mine
+
+
 def render_articles(
     renderer: Renderer,
     paths: list[Path],
@@ -236,12 +265,15 @@ def render_articles(
     on_done: Callable[[Outcome], None] | None = None,
     after: Callable[[Rendered], Any] | None = None,
     meanwhile: Callable[[], None] | None = None,
+    groups: Sequence[Hashable] | None = None,
 ) -> list[Outcome]:
     """Render *paths* with up to *jobs* workers; outcomes (and *on_done* calls) in the order of *paths*.
 
     *after* runs in the worker on each article it renders (the build checks it there, in
     parallel); its result is the outcome's ``extra``. *meanwhile* runs once in this process
-    while the first articles render (after them, when every article is cached)."""
+    while the first articles render (after them, when every article is cached). *groups* (one
+    per path: an article's rounds, say) tell which articles read the same rows: a worker
+    renders the articles of one group one after another (see :class:`_Queue`)."""
     jobs = default_jobs(jobs)
     outcomes: list[Outcome | None] = [None] * len(paths)
     todo: list[int] = []
@@ -265,16 +297,18 @@ def render_articles(
             reported += 1
 
     report()
+    queue = _Queue(todo, groups)
     idle: list[_Worker] = []
     busy: dict[Connection, _Worker] = {}
     try:
-        while todo or busy:
-            while todo and len(busy) < jobs:
+        while queue or busy:
+            while queue and len(busy) < jobs:
                 w = idle.pop() if idle else _Worker(renderer, after, cache is not None)
                 if not w.alive():  # died between two articles
                     w.stop(force=True)
                     w = _Worker(renderer, after, cache is not None)
-                w.give(todo[0], paths[todo.pop(0)])
+                i, group = queue.take(w.group, {b.group for b in busy.values()})
+                w.give(i, paths[i], group)
                 busy[w.conn] = w
             if meanwhile is not None:  # the workers are busy: this process's own work fits here
                 meanwhile()

@@ -35,7 +35,7 @@ from generator.check import (
 )
 from generator.data.manifest import Manifest, load_manifest
 from generator.data.table import ResultsTable
-from generator.errors import BuildError, TemplateError
+from generator.errors import BuildError, GpuInsightsError, TemplateError
 from generator.project import DATA_FILES, Project, check_article_file, markdown_under
 from generator.site import reuse
 from generator.site.cache import (
@@ -96,10 +96,11 @@ def render_all(
     after: Callable[[Rendered], Any] | None = None,
     extras: dict[Path, Any] | None = None,
     meanwhile: Callable[[], None] | None = None,
+    groups: list[tuple[str, ...]] | None = None,
 ) -> list[Rendered]:
     """Render every article (in worker processes, which also run *after* on it: its results go
-    into *extras* by path, while this process runs *meanwhile*); all errors together, in
-    article order."""
+    into *extras* by path, while this process runs *meanwhile*; articles of the same *groups*,
+    their rounds, in the same worker where they can); all errors together, in article order."""
     out: list[Rendered] = []
     errors: list[str] = []
     total = len(articles)
@@ -123,7 +124,14 @@ def render_all(
         out.append(r)
 
     render_articles(
-        renderer, articles, jobs=jobs, cache=cache, on_done=done, after=after, meanwhile=meanwhile
+        renderer,
+        articles,
+        jobs=jobs,
+        cache=cache,
+        on_done=done,
+        after=after,
+        meanwhile=meanwhile,
+        groups=groups,
     )
     if errors:
         raise TemplateError("\n".join(errors))
@@ -283,15 +291,23 @@ def article_sources(project: Project) -> list[Path]:
     return paths
 
 
-def published_sources(project: Project, sample: bool, log: Log) -> list[Path]:
-    """The articles a build renders: a demo made for the embedded sample (``sample_only: true``)
-    only when the site is built on the sample."""
-    out = []
+def published_sources(project: Project, sample: bool, log: Log) -> list[tuple[Path, tuple[str, ...]]]:
+    """The articles a build renders, each with the rounds it names (which the workers group by):
+    a demo made for the embedded sample (``sample_only: true``) only when the site is built on
+    the sample."""
+    out: list[tuple[Path, tuple[str, ...]]] = []
     for path in article_sources(project):
-        if not sample and load_article(path).meta.get("sample_only"):
+        try:
+            article = load_article(path)
+        except GpuInsightsError:
+            if not sample:
+                raise
+            out.append((path, ()))  # rendering says what is wrong with it, with every other error
+            continue
+        if not sample and article.meta.get("sample_only"):
             log(f"{path}: skipped: sample_only (built only on the embedded sample)")
             continue
-        out.append(path)
+        out.append((path, tuple(article.rounds)))
     return out
 
 
@@ -319,11 +335,13 @@ def prepare(
     # made before the workers fork, which share it and check each article they render
     checker = make_checker(project, manifest, table, sample=sample)
     checked: dict[Path, Any] = {}
+    sources = published_sources(project, sample, log)
     rendered = render_all(
         project,
         Renderer(lib, sample=sample, publisher=load_publication(project.mkdocs_yml).name),
-        published_sources(project, sample, log),
+        [path for path, _ in sources],
         log,
+        groups=[rounds for _, rounds in sources],
         cache=cache,
         jobs=jobs,
         after=checker.check,
