@@ -113,6 +113,27 @@ def test_a_failing_article_leaves_the_previous_site_intact(tmp_path: Path) -> No
     assert [p.name for p in site.parent.iterdir() if p.name.startswith(".gpu-insights-build")] == []
 
 
+@pytest.mark.parametrize("results", [False, True])
+def test_broken_front_matter_is_reported_with_the_other_articles_errors_on_the_sample(
+    tmp_path: Path, results: bool
+) -> None:
+    """On the sample every broken article is reported together, by rendering; a build on results
+    files stops at the first one it reads (deciding which articles it publishes)."""
+    project = tiny_project(tmp_path)
+    bad_date = project.content_dir / "aa-broken.md"
+    bad_date.write_text("---\ndate: notadate\n---\nhi\n", "utf-8")
+    deep = project.content_dir / "zz-broken.md"
+    deep.write_text("---\ntitle: " + "[" * 3000 + "]" * 3000 + "\n---\nhi\n", "utf-8")
+    where = write_results(tmp_path / "results", TINY_ROWS) if results else None
+    with pytest.raises(TemplateError) as exc:
+        build(project=project, results=where, site_dir=tmp_path / "site", log=quiet, use_cache=False, jobs=2)
+    expected = [
+        f"{bad_date}:2: date: 'notadate' is not a date (write 2026-10-05 or October 5, 2026)",
+        f"{deep}:1: invalid front matter: lists or mappings nested too deeply",
+    ]
+    assert exc.value.message.splitlines() == (expected[:1] if results else expected)
+
+
 def test_a_broken_mkdocs_yml_fails_the_build_after_the_articles_and_keeps_the_site(tmp_path: Path) -> None:
     """MkDocs' configuration is loaded while the articles render: its error still comes after
     theirs, names mkdocs.yml, and leaves the previous site as it was."""

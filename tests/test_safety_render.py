@@ -12,7 +12,7 @@ import pytest
 
 from generator.article.functions import Library, Prices
 from generator.article.pool import _Queue, render_articles
-from generator.article.render import Limits, Renderer, load_article
+from generator.article.render import Limits, Rendered, Renderer, load_article
 from generator.data.manifest import Manifest
 from generator.data.table import ResultsTable
 from generator.errors import TemplateError
@@ -331,3 +331,52 @@ def test_grouped_articles_still_come_back_in_their_order(
     assert [
         f"Article {i}: 10,000" in (o.rendered.markdown if o.rendered else "") for i, o in enumerate(outs)
     ] == [True] * 6
+
+
+@pytest.mark.parametrize(
+    ("title", "message"),
+    [
+        ("[" * 3000 + "]" * 3000, "invalid front matter: lists or mappings nested too deeply"),
+        (
+            "1" * 5000,
+            "invalid front matter: Exceeds the limit (4300 digits) for integer string conversion: "
+            "value has 5000 digits",
+        ),
+    ],
+)
+def test_bounded_rendering_front_matter_too_deep_or_too_long_a_number_is_an_error(
+    tmp_path: Path, title: str, message: str
+) -> None:
+    path = tmp_path / "a.md"
+    path.write_text(f"---\ntitle: {title}\n---\nBody\n", encoding="utf-8")
+    with pytest.raises(TemplateError) as err:
+        load_article(path)
+    assert err.value.message == f"{path}:1: {message}"
+
+
+def test_a_worker_keeps_to_its_own_group_while_another_is_free() -> None:
+    q = _Queue([0, 1, 2, 3], ["a", "b", "a", "b"])
+    assert q.take("b", set()) == (1, "b")  # not 0: its own group first
+    assert q.take("b", set()) == (3, "b")
+    with pytest.raises(ValueError, match="^1 groups for 2 articles$"):
+        render_articles(None, [Path("a.md"), Path("b.md")], groups=["x"])  # type: ignore[arg-type]
+
+
+def test_one_worker_renders_a_group_through_before_the_next(
+    tmp_path: Path, tiny: ResultsTable, manifest: Manifest
+) -> None:
+    order = tmp_path / "order.txt"
+    order.write_text("")
+
+    def record(r: Rendered) -> None:  # runs in the worker, in the order it renders
+        with order.open("a") as f:
+            f.write(r.article.path.name + "\n")
+
+    paths = []
+    for i in range(4):
+        p = tmp_path / f"a{i}.md"
+        p.write_text(HEAD + f"\nArticle {i}\n")
+        paths.append(p)
+    outs = render_articles(renderer(tiny, manifest), paths, jobs=1, groups=["x", "y", "x", "y"], after=record)
+    assert [o.path for o in outs] == paths
+    assert order.read_text().split() == ["a0.md", "a2.md", "a1.md", "a3.md"]

@@ -221,6 +221,10 @@ def load_article(path: Path) -> Article:
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 2 if mark else 1
         raise _fail(path, line, f"invalid front matter: {exc}") from None
+    except RecursionError:
+        raise _fail(path, 1, "invalid front matter: lists or mappings nested too deeply") from None
+    except ValueError as exc:  # a whole number longer than Python converts, say (its advice cut)
+        raise _fail(path, 1, f"invalid front matter: {str(exc).split(';')[0]}") from None
     if not isinstance(meta, dict):
         raise _fail(path, 2, "front matter must be a mapping of keys to values")
     lines = _key_lines(head)

@@ -275,6 +275,8 @@ def render_articles(
     per path: an article's rounds, say) tell which articles read the same rows: a worker
     renders the articles of one group one after another (see :class:`_Queue`)."""
     jobs = default_jobs(jobs)
+    if groups is not None and len(groups) != len(paths):
+        raise ValueError(f"{len(groups)} groups for {len(paths)} articles")
     outcomes: list[Outcome | None] = [None] * len(paths)
     todo: list[int] = []
     for i, p in enumerate(paths):

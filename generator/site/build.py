@@ -35,7 +35,7 @@ from generator.check import (
 )
 from generator.data.manifest import Manifest, load_manifest
 from generator.data.table import ResultsTable
-from generator.errors import BuildError, GpuInsightsError, TemplateError
+from generator.errors import BuildError, TemplateError
 from generator.project import DATA_FILES, Project, check_article_file, markdown_under
 from generator.site import reuse
 from generator.site.cache import (
@@ -299,15 +299,15 @@ def published_sources(project: Project, sample: bool, log: Log) -> list[tuple[Pa
     for path in article_sources(project):
         try:
             article = load_article(path)
-        except GpuInsightsError:
+        except Exception:  # noqa: BLE001 - on the sample, rendering reports it with every other error
             if not sample:
                 raise
-            out.append((path, ()))  # rendering says what is wrong with it, with every other error
+            out.append((path, ()))
             continue
         if not sample and article.meta.get("sample_only"):
             log(f"{path}: skipped: sample_only (built only on the embedded sample)")
             continue
-        out.append((path, tuple(article.rounds)))
+        out.append((path, tuple(sorted(set(article.rounds)))))  # the rounds whose rows it reads
     return out
 
 
