@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import multiprocessing as mp
+import os
 import time
 from html.parser import HTMLParser
 from pathlib import Path
@@ -362,21 +363,36 @@ def test_a_worker_keeps_to_its_own_group_while_another_is_free() -> None:
         render_articles(None, [Path("a.md"), Path("b.md")], groups=["x"])  # type: ignore[arg-type]
 
 
-def test_one_worker_renders_a_group_through_before_the_next(
+def test_each_worker_renders_a_group_through_and_one_worker_renders_in_order(
     tmp_path: Path, tiny: ResultsTable, manifest: Manifest
 ) -> None:
-    order = tmp_path / "order.txt"
-    order.write_text("")
+    """A worker leaves a group only when it has no article left, so in what each worker
+    renders a group is one run (whatever the timing: an idle worker may join another's)."""
+    done = tmp_path / "done.txt"
 
     def record(r: Rendered) -> None:  # runs in the worker, in the order it renders
-        with order.open("a") as f:
-            f.write(r.article.path.name + "\n")
+        with done.open("a") as f:
+            f.write(f"{os.getpid()} {r.article.path.name}\n")
 
     paths = []
-    for i in range(4):
-        p = tmp_path / f"a{i}.md"
+    for i in range(12):
+        p = tmp_path / f"a{i:02d}.md"
         p.write_text(HEAD + f"\nArticle {i}\n")
         paths.append(p)
-    outs = render_articles(renderer(tiny, manifest), paths, jobs=1, groups=["x", "y", "x", "y"], after=record)
-    assert [o.path for o in outs] == paths
-    assert order.read_text().split() == ["a0.md", "a2.md", "a1.md", "a3.md"]
+    group = {p.name: "xyz"[i % 3] for i, p in enumerate(paths)}
+    for jobs in (2, 1):
+        done.write_text("")
+        outs = render_articles(
+            renderer(tiny, manifest), paths, jobs=jobs, groups=list(group.values()), after=record
+        )
+        assert [o.path for o in outs] == paths
+        by_worker: dict[str, list[str]] = {}
+        for line in done.read_text().splitlines():
+            pid, name = line.split()
+            by_worker.setdefault(pid, []).append(name)
+        if jobs == 1:
+            assert list(by_worker.values()) == [[p.name for p in paths]]
+            continue
+        for names in by_worker.values():
+            runs = [g for k, g in enumerate(group[n] for n in names) if k == 0 or group[names[k - 1]] != g]
+            assert len(runs) == len(set(runs)), names

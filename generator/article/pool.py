@@ -299,7 +299,8 @@ def render_articles(
             reported += 1
 
     report()
-    queue = _Queue(todo, groups)
+    # one worker makes every round's rows anyway: it renders in order (and reports as it goes)
+    queue = _Queue(todo, groups if jobs > 1 else None)
     idle: list[_Worker] = []
     busy: dict[Connection, _Worker] = {}
     try:
