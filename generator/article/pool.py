@@ -236,10 +236,9 @@ class _Queue:
     in one worker, which makes those rounds' rows and selections once, not once per worker."""
 
     def __init__(self, todo: list[int], groups: Sequence[Hashable] | None) -> None:
-        self.groups = groups or [None] * (max(todo, default=-1) + 1)
         self.queues: dict[Hashable, deque[int]] = {}
         for i in todo:
-            self.queues.setdefault(self.groups[i], deque()).append(i)
+            self.queues.setdefault(groups[i] if groups else None, deque()).append(i)
 
     def __bool__(self) -> bool:
         return bool(self.queues)
