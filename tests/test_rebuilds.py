@@ -3,6 +3,7 @@ pages, any changed input builds again, and the number of workers never changes a
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,7 @@ from generator.article.charts import ASSETS, vega_bundle, vega_bundle_name
 from generator.cli import main
 from generator.errors import BuildError
 from generator.signing import read_signed
+from generator.site.build import build
 
 from .conftest import ROOT, TINY_ROWS, shared_results_dir, write_results
 from .test_build import tiny_project
@@ -85,6 +87,32 @@ def test_one_or_two_workers_build_byte_identical_sites(
     assert strip == [ln for ln in two.splitlines() if "s)" not in ln and "site written" not in ln]
 
 
+def test_each_article_s_charts_go_to_the_drawing_as_soon_as_it_is_rendered(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The drawing starts while the other articles still render, not once they all have."""
+    project = tiny_project(tmp_path)
+    for name in ("tiny-2.md", "tiny-3.md"):
+        (project.content_dir / name).write_text((project.content_dir / "tiny.md").read_text("utf-8"), "utf-8")
+    events: list[str] = []
+    add = svgdraw.Drawing.add
+
+    def record(self: svgdraw.Drawing, spec: dict[str, object], dest: Path) -> None:
+        events.append(f"draw {dest.name}")
+        add(self, spec, dest)
+
+    monkeypatch.setattr(svgdraw.Drawing, "add", record)
+    results = write_results(tmp_path / "results", TINY_ROWS)
+    build(project=project, results=results, site_dir=tmp_path / "site", log=events.append, jobs=1)
+    progress = [i for i, e in enumerate(events) if e.startswith("[")]
+    draws = [i for i, e in enumerate(events) if e.startswith("draw ")]
+    assert len(progress) == 3 and len(draws) == 3
+    assert progress[0] < draws[0] < progress[1] < draws[1] < progress[2] < draws[2], events
+    assert sorted(p.name for p in (tmp_path / "site" / "charts").glob("*.svg")) == sorted(
+        e.removeprefix("draw ") for e in events if e.startswith("draw ")
+    )
+
+
 def test_the_shipped_vega_bundle_is_what_the_pinned_vl_convert_makes() -> None:
     """The package carries the bundle so that a cold build does not spend two seconds making it;
     it must be exactly vl-convert's own."""
@@ -137,13 +165,44 @@ def test_check_draws_no_chart(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -
 
 
 def test_svgs_are_drawn_in_a_process_of_their_own_and_a_failure_names_the_chart(tmp_path: Path) -> None:
-    ok = svgdraw.Drawing([({"mark": "bar", "data": {"values": [{"a": 1}]}}, tmp_path / "one.svg")], None)
+    ok = svgdraw.Drawing(None)
+    ok.add({"mark": "bar", "data": {"values": [{"a": 1}]}}, tmp_path / "charts" / "one.svg")
     ok.finish()
-    assert (tmp_path / "one.svg").read_text("utf-8").startswith("<svg")
-    bad = svgdraw.Drawing([({"mark": {"type": "no-such-mark"}}, tmp_path / "two.svg")], None)
+    assert (tmp_path / "charts" / "one.svg").read_text("utf-8").startswith("<svg")
+    bad = svgdraw.Drawing(None)
+    bad.add({"mark": {"type": "no-such-mark"}}, tmp_path / "two.svg")
+    bad.add({"mark": "bar", "data": {"values": [{"a": 1}]}}, tmp_path / "three.svg")
     with pytest.raises(BuildError) as err:
         bad.finish()
     assert err.value.message.startswith("drawing the charts' SVG fallbacks failed: two.svg: ")
+    assert not (tmp_path / "three.svg").exists()
+
+
+def test_svgs_are_drawn_as_their_charts_are_handed_over_not_when_the_build_waits(tmp_path: Path) -> None:
+    drawing = svgdraw.Drawing(tmp_path / "svg")
+    try:
+        drawing.add({"mark": "bar", "data": {"values": [{"a": 1}]}}, tmp_path / "one.svg")
+        deadline = time.monotonic() + 60
+        while not (tmp_path / "one.svg").exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert (tmp_path / "one.svg").exists()  # drawn before finish() was called
+        drawing.add({"mark": "bar", "data": {"values": [{"a": 2}]}}, tmp_path / "two.svg")
+        drawing.finish()
+    finally:
+        drawing.cancel()
+    assert (tmp_path / "two.svg").read_text("utf-8").startswith("<svg")
+    assert len(list((tmp_path / "svg").glob("*.svg"))) == 2
+
+
+def test_a_cancelled_drawing_stops_and_leaves_nothing_running(tmp_path: Path) -> None:
+    drawing = svgdraw.Drawing(None)
+    for i in range(50):  # more than a pipe holds: the jobs wait in the build, never block it
+        drawing.add({"mark": "bar", "data": {"values": [{"a": i}] * 200}}, tmp_path / f"{i}.svg")
+    proc = drawing.proc
+    assert proc is not None
+    drawing.cancel()
+    assert proc.returncode is not None and drawing.feeder is not None and not drawing.feeder.is_alive()
+    assert len(list(tmp_path.glob("*.svg"))) < 50
 
 
 def test_the_drawing_process_runs_this_package_whatever_folder_the_build_runs_in(
@@ -156,6 +215,7 @@ def test_the_drawing_process_runs_this_package_whatever_folder_the_build_runs_in
         (folder / "__init__.py").write_text("", "utf-8")
     (fake / "svgdraw.py").write_text("raise SystemExit('the wrong package')\n", "utf-8")
     monkeypatch.chdir(tmp_path)
-    drawing = svgdraw.Drawing([({"mark": "bar", "data": {"values": [{"a": 1}]}}, tmp_path / "one.svg")], None)
+    drawing = svgdraw.Drawing(None)
+    drawing.add({"mark": "bar", "data": {"values": [{"a": 1}]}}, tmp_path / "one.svg")
     drawing.finish()
     assert (tmp_path / "one.svg").read_text("utf-8").startswith("<svg")

@@ -1,8 +1,9 @@
 """Charts' static SVG fallbacks, drawn with vl-convert, optionally in a process of their own.
 
-vl-convert starts a JavaScript engine on its first drawing (close to a second). A build
-starts the drawing process (:class:`Drawing`) as soon as the charts are known and goes on
-writing pages and running MkDocs on the other core; it collects the SVGs at the end. Every
+vl-convert starts a JavaScript engine on its first drawing (close to half a second). A build
+hands each article's charts to the drawing process (:class:`Drawing`) as soon as the article
+is rendered, and goes on rendering, writing pages and running MkDocs; it collects the SVGs at
+the end. The drawing so starts early, and fills the moments the build leaves a core idle. Every
 SVG is kept in the cache by a hash of its spec, signed (:mod:`generator.signing`), so an
 unchanged chart is never drawn twice and a tampered one is drawn again.
 
@@ -15,11 +16,13 @@ import contextlib
 import hashlib
 import json
 import os
+import queue
 import subprocess
 import sys
 import tempfile
+import threading
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from generator.errors import BuildError
 from generator.signing import read_signed, write_signed
@@ -59,43 +62,64 @@ ERROR = "gpu-insights svg error: "
 
 
 class Drawing:
-    """SVGs being drawn in a separate process: ``Drawing(jobs, cache_dir)``, later ``.finish()``.
+    """SVGs drawn in a process of their own as their charts become known: ``add(spec,
+    destination)`` for each (the process starts with the first, and draws while the build goes
+    on), then ``finish()`` (or ``cancel()``)."""
 
-    *jobs* are ``(spec, destination)`` pairs; each SVG is written to its destination."""
-
-    def __init__(self, jobs: list[tuple[dict[str, Any], Path]], cache_dir: Path | None) -> None:
+    def __init__(self, cache_dir: Path | None) -> None:
+        self.cache_dir = cache_dir
         self.proc: subprocess.Popen[bytes] | None = None
-        self.payload: Path | None = None
-        if not jobs:
-            return
-        payload = {
-            "parent": os.getpid(),
-            "cache": str(cache_dir) if cache_dir else None,
-            "jobs": [[s, str(d)] for s, d in jobs],
-        }
-        with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False, encoding="utf-8") as fh:
-            json.dump(payload, fh)
-        self.payload = Path(fh.name)
+        self.jobs: queue.SimpleQueue[bytes | None] = queue.SimpleQueue()
+        self.feeder: threading.Thread | None = None
+        self.errors: IO[bytes] | None = None
+
+    def add(self, spec: dict[str, Any], dest: Path) -> None:
+        """Draw *spec* into *dest* (its folder made when missing)."""
+        if self.proc is None:
+            self._start()
+        self.jobs.put(json.dumps([spec, str(dest)]).encode("utf-8") + b"\n")
+
+    def _start(self) -> None:
         # -P and the package's own folder first: this package, never a folder of the same name
         # where the build runs (an installed package or a checkout alike)
         here = str(Path(__file__).resolve().parents[2])
         path = os.pathsep.join(p for p in (here, os.environ.get("PYTHONPATH", "")) if p)
+        # a pipe left unread could fill and stall it; closed by finish() or cancel()
+        self.errors = tempfile.TemporaryFile()  # noqa: SIM115
         self.proc = subprocess.Popen(
-            [sys.executable, "-P", "-m", "generator.article.svgdraw", str(self.payload)],
+            [sys.executable, "-P", "-m", "generator.article.svgdraw", str(os.getpid())]
+            + ([str(self.cache_dir)] if self.cache_dir else []),
             env={**os.environ, "PYTHONPATH": path},
-            stdin=subprocess.DEVNULL,
+            stdin=subprocess.PIPE,
             stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
+            stderr=self.errors,
         )
+        # the jobs are written by a thread: the build never waits on a full pipe
+        self.feeder = threading.Thread(target=self._feed, args=(self.proc,), daemon=True, name="svg-jobs")
+        self.feeder.start()
+
+    def _feed(self, proc: subprocess.Popen[bytes]) -> None:
+        assert proc.stdin is not None
+        try:
+            while (job := self.jobs.get()) is not None:
+                proc.stdin.write(job)
+                proc.stdin.flush()
+            proc.stdin.write(b"\n")  # the end: an empty line (workers forked since hold the pipe too)
+            proc.stdin.close()
+        except OSError:  # the process ended: on an error, which finish() reports, or cancelled
+            pass
 
     def finish(self) -> None:
         """Wait for every SVG; an error names the chart whose drawing failed."""
         if self.proc is None:
             return
-        try:
-            _, err = self.proc.communicate()
-        finally:
-            self._forget()
+        self.jobs.put(None)
+        assert self.feeder is not None and self.errors is not None
+        self.feeder.join()
+        self.proc.wait()
+        self.errors.seek(0)
+        err = self.errors.read()
+        self._forget()
         if self.proc.returncode != 0:
             lines = err.decode("utf-8", "replace").strip().splitlines()
             said = (
@@ -109,27 +133,37 @@ class Drawing:
         """Stop drawing (after a failed build); nothing when it has finished."""
         if self.proc is not None and self.proc.returncode is None:
             self.proc.kill()
-            self.proc.communicate()
+            self.proc.wait()
+            self.jobs.put(None)
+            if self.feeder is not None:
+                self.feeder.join()
         self._forget()
 
     def _forget(self) -> None:
-        if self.payload is not None:
-            self.payload.unlink(missing_ok=True)
-            self.payload = None
+        if self.proc is not None and self.proc.stdin is not None:
+            with contextlib.suppress(OSError):  # a process that ended early left jobs unwritten
+                self.proc.stdin.close()
+        if self.errors is not None:
+            self.errors.close()
+            self.errors = None
 
 
 def main() -> None:
-    """The drawing process: ``{"parent": pid, "cache": dir|null, "jobs": [[spec, destination], ...]}``
-    in the file named by its argument; it ends with the build that started it."""
-    payload = json.loads(Path(sys.argv[1]).read_text("utf-8"))
-    die_with_parent(payload["parent"])
-    cache = Path(payload["cache"]) if payload["cache"] else None
-    for spec, dest in payload["jobs"]:
+    """The drawing process: ``python -m generator.article.svgdraw PARENT [CACHE]``, one job per
+    line of its input (``[spec, destination]``) until an empty line; it ends with the build
+    (process PARENT) that started it."""
+    die_with_parent(int(sys.argv[1]))
+    cache = Path(sys.argv[2]) if len(sys.argv) > 2 else None
+    for line in sys.stdin.buffer:
+        if not line.strip():
+            return
+        spec, dest = json.loads(line)
         try:
             svg = to_svg(spec, cache)
         except Exception as exc:  # noqa: BLE001 - reported by the build, with the chart's name
             said = " ".join(ln.strip() for ln in str(exc).strip().splitlines()[:2])[:300]
             sys.exit(f"{ERROR}{Path(dest).name}: {type(exc).__name__}: {said}")
+        Path(dest).parent.mkdir(parents=True, exist_ok=True)
         Path(dest).write_text(svg, encoding="utf-8")
 
 

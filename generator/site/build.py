@@ -97,10 +97,12 @@ def render_all(
     extras: dict[Path, Any] | None = None,
     meanwhile: Callable[[], None] | None = None,
     groups: list[tuple[str, ...]] | None = None,
+    on_rendered: Callable[[Rendered], None] | None = None,
 ) -> list[Rendered]:
     """Render every article (in worker processes, which also run *after* on it: its results go
-    into *extras* by path, while this process runs *meanwhile*; articles of the same *groups*,
-    their rounds, in the same worker where they can); all errors together, in article order."""
+    into *extras* by path, while this process runs *meanwhile* and, as each article is done,
+    *on_rendered* on it; articles of the same *groups*, their rounds, in the same worker where they
+    can); all errors together, in article order."""
     out: list[Rendered] = []
     errors: list[str] = []
     total = len(articles)
@@ -121,6 +123,8 @@ def render_all(
             log(f"warning: {o.path}:{e.line}: erratum: {e.message}; contradicted by {e.why}")
         if extras is not None and o.extra is not None:
             extras[o.path] = o.extra
+        if on_rendered is not None:
+            on_rendered(r)
         out.append(r)
 
     render_articles(
@@ -229,35 +233,46 @@ def write_docs(
     cache_dir: Path | None = None,
     jobs: int = 1,
     staged: Path | None = None,
-) -> Drawing:
+) -> None:
     """Every page of the site as Markdown in *docs* (made and written by *jobs* worker
     processes), with the charts' specs and the Vega bundle, and, given *staged*, the
-    :func:`site_files` there; their SVG fallbacks are being drawn (into *docs*) by the
-    :class:`Drawing` returned, started first (it draws on whichever core is free meanwhile)."""
+    :func:`site_files` there (not the charts' SVG fallbacks: see :func:`svg_fallbacks`)."""
     from generator.article.charts import vega_bundle  # altair: slow to import
 
     for d in ("charts", "assets", "data"):
         (docs / d).mkdir(parents=True, exist_ok=True)
-    drawings = [
-        (fallback_spec(ch.spec), docs / "charts" / f"{ch.name}.svg") for r in p.rendered for ch in r.charts
-    ]
-    drawing = Drawing(drawings, cache_dir / "svg" if cache_dir else None)
-    try:
-        writes = _writes(docs, p, extra_pages, staged)
-        for folder in {path.parent for path, _ in writes}:
-            folder.mkdir(parents=True, exist_ok=True)
+    writes = _writes(docs, p, extra_pages, staged)
+    for folder in {path.parent for path, _ in writes}:
+        folder.mkdir(parents=True, exist_ok=True)
 
-        def write(i: int) -> None:
-            path, writer = writes[i]
-            writer(path)
+    def write(i: int) -> None:
+        path, writer = writes[i]
+        writer(path)
 
-        for _ in forked_map(write, len(writes), jobs):  # written in the workers: nothing comes back
-            pass
-        (docs / "assets" / "vega-bundle.js").write_text(vega_bundle(cache_dir), encoding="utf-8")
-    except BaseException:
-        drawing.cancel()
-        raise
+    for _ in forked_map(write, len(writes), jobs):  # written in the workers: nothing comes back
+        pass
+    (docs / "assets" / "vega-bundle.js").write_text(vega_bundle(cache_dir), encoding="utf-8")
+
+
+def drawing_of(project: Project, rendered: list[Rendered], docs: Path) -> Drawing:
+    """The SVG fallbacks of every chart of *rendered* being drawn into *docs* (see
+    :func:`svg_fallbacks`), with the publication's SVG cache."""
+    drawing = Drawing(project.root / ".cache" / "svg")
+    draw = svg_fallbacks(drawing, docs)
+    for r in rendered:
+        draw(r)
     return drawing
+
+
+def svg_fallbacks(drawing: Drawing, docs: Path) -> Callable[[Rendered], None]:
+    """What hands a rendered article's charts to *drawing*, which draws their SVG fallbacks
+    into *docs* while the build goes on."""
+
+    def draw(r: Rendered) -> None:
+        for ch in r.charts:
+            drawing.add(fallback_spec(ch.spec), docs / "charts" / f"{ch.name}.svg")
+
+    return draw
 
 
 @dataclass
@@ -321,9 +336,10 @@ def prepare(
     cache_dir: Path | None = None,
     jobs: int | None = None,
     meanwhile: Callable[[], None] | None = None,
+    on_rendered: Callable[[Rendered], None] | None = None,
 ) -> Prepared:
-    """Load, render and check every article (running *meanwhile* while they render); nothing
-    is written yet."""
+    """Load, render and check every article (running *meanwhile* while they render, and
+    *on_rendered* on each as it is done); nothing is written yet."""
     manifest = load_manifest(project.data_dir)
     table, sample = load_table(
         project, manifest, results, cache_dir=cache_dir / "table" if cache_dir else None, jobs=jobs
@@ -347,6 +363,7 @@ def prepare(
         after=checker.check,
         extras=checked,
         meanwhile=meanwhile,
+        on_rendered=on_rendered,
     )
     log(
         f"rendered {sum(1 for r in rendered if not r.missing)} of {len(rendered)} articles, "
@@ -410,24 +427,29 @@ def stage_docs(
     *,
     baseline: Path | None,
     log: Log,
-    drawn: list[Drawing] | None = None,
+    drawing: Drawing | None = None,
     jobs: int = 1,
     staged: Path | None = None,
 ) -> list[dict[str, Any]]:
     """Write every page into ``work/docs`` (and, given *staged*, the :func:`site_files` there);
-    return the site's navigation. The charts' SVGs are drawn before it returns, or, given a
-    *drawn* list, while the caller goes on (it finishes them)."""
+    return the site's navigation. The charts' SVGs are drawn before it returns, or, given the
+    *drawing* the rendered articles' charts went to (:func:`svg_fallbacks`), while the caller
+    goes on (it finishes it)."""
     from generator.docs import placeholders_markdown  # imports the whole placeholder library
 
     pages = dict(p.reports)
     pages["review/placeholders.md"] = placeholders_markdown(Library.namespace_functions())
     if baseline is not None:
         pages["changes.md"] = _changes_page(p, baseline, work, log)
-    drawing = write_docs(work / "docs", p, pages, project.root / ".cache", jobs, staged)
-    if drawn is None:
-        drawing.finish()
-    else:
-        drawn.append(drawing)
+    own = drawing is None  # nobody draws the charts yet: drawn here, before it returns
+    drawing = drawing or drawing_of(project, p.rendered, work / "docs")
+    try:
+        write_docs(work / "docs", p, pages, project.root / ".cache", jobs, staged)
+        if own:
+            drawing.finish()
+    finally:
+        if own:
+            drawing.cancel()
     return site_nav(p.rendered, p.table, p.manifest, changes=baseline is not None)
 
 
@@ -452,19 +474,24 @@ def write_site(
     log: Log,
     jobs: int | None = None,
     setup: MkDocsSetup | None = None,
+    drawing: Drawing | None = None,
 ) -> list[dict[str, Any]]:
     """Write the rendered Markdown into ``work/docs`` and the MkDocs site into ``work/site``
-    (with MkDocs' configuration loaded ahead by *setup*, or now); return the site's navigation."""
+    (with MkDocs' configuration loaded ahead by *setup*, or now, and the charts' SVGs drawn by
+    the *drawing* the rendered articles' charts went to, or one started now); return the site's
+    navigation."""
     docs, new_site, staged = work / "docs", work / "site", work / "site-files"
-    drawn: list[Drawing] = []
     jobs = default_jobs(jobs)
-    nav = stage_docs(project, p, work, baseline=baseline, log=log, drawn=drawn, jobs=jobs, staged=staged)
+    drawing = drawing or drawing_of(project, p.rendered, docs)
     try:
+        nav = stage_docs(
+            project, p, work, baseline=baseline, log=log, drawing=drawing, jobs=jobs, staged=staged
+        )
         with pinned_epoch(_pinned_epoch(p.manifest, p.table, p.rendered)):
             run_mkdocs(project, docs, new_site, nav, jobs=jobs, setup=setup)
-        drawn[0].finish()  # the SVGs, drawn meanwhile: MkDocs copied the rest of docs/charts/
+        drawing.finish()  # the SVGs, drawn meanwhile: MkDocs copied the rest of docs/charts/
     finally:
-        drawn[0].cancel()
+        drawing.cancel()
     charts = docs / "charts"
     for svg in sorted(charts.glob("*.svg")) if charts.is_dir() else []:
         shutil.copy2(svg, new_site / "charts" / svg.name)
@@ -521,19 +548,32 @@ def build(
 
     with target.publish() as work:
         setup = MkDocsSetup(project, work / "docs", work / "site")  # loaded while articles render
-        p = prepare(
-            project,
-            results,
-            strict=strict,
-            log=keep,
-            cache=cache,
-            cache_dir=base if use_cache else None,
-            jobs=jobs,
-            meanwhile=setup.load,
-        )
-        nav = write_site(
-            project, p, work, baseline=baseline, keep_docs=keep_docs, log=log, jobs=jobs, setup=setup
-        )
+        drawing = Drawing(project.root / ".cache" / "svg")  # draws each article's charts as it is done
+        try:
+            p = prepare(
+                project,
+                results,
+                strict=strict,
+                log=keep,
+                cache=cache,
+                cache_dir=base if use_cache else None,
+                jobs=jobs,
+                meanwhile=setup.load,
+                on_rendered=svg_fallbacks(drawing, work / "docs"),
+            )
+            nav = write_site(
+                project,
+                p,
+                work,
+                baseline=baseline,
+                keep_docs=keep_docs,
+                log=log,
+                jobs=jobs,
+                setup=setup,
+                drawing=drawing,
+            )
+        finally:
+            drawing.cancel()  # before the work folder goes, after a failure (after success: nothing)
         # the inputs again: pages of an article edited during this build must not be kept under
         # the digest of what it was before
         if digest and digest == reuse.inputs_digest(project, results, strict=strict):
