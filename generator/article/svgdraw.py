@@ -148,11 +148,24 @@ class Drawing:
             self.errors = None
 
 
+#: how much the drawing process lowers its priority (the most :func:`os.nice` allows)
+NICENESS = 19
+
+
+def yield_to_the_build() -> None:
+    """Lower this process's priority: it then draws on whatever core the build leaves idle
+    (between its stages, while one worker finishes) rather than take one from the build's
+    workers; on a core nothing else wants, it draws at full speed all the same."""
+    with contextlib.suppress(OSError, AttributeError):  # not on every platform: draws at the build's priority
+        os.nice(NICENESS)
+
+
 def main() -> None:
     """The drawing process: ``python -m generator.article.svgdraw PARENT [CACHE]``, one job per
     line of its input (``[spec, destination]``) until an empty line; it ends with the build
     (process PARENT) that started it."""
     die_with_parent(int(sys.argv[1]))
+    yield_to_the_build()
     cache = Path(sys.argv[2]) if len(sys.argv) > 2 else None
     for line in sys.stdin.buffer:
         if not line.strip():
