@@ -254,10 +254,15 @@ def write_docs(
     (docs / "assets" / "vega-bundle.js").write_text(vega_bundle(cache_dir), encoding="utf-8")
 
 
+def new_drawing(project: Project) -> Drawing:
+    """A :class:`Drawing` of SVG fallbacks with the publication's SVG cache (none drawn yet)."""
+    return Drawing(project.root / ".cache" / "svg")
+
+
 def drawing_of(project: Project, rendered: list[Rendered], docs: Path) -> Drawing:
     """The SVG fallbacks of every chart of *rendered* being drawn into *docs* (see
-    :func:`svg_fallbacks`), with the publication's SVG cache."""
-    drawing = Drawing(project.root / ".cache" / "svg")
+    :func:`svg_fallbacks`)."""
+    drawing = new_drawing(project)
     draw = svg_fallbacks(drawing, docs)
     for r in rendered:
         draw(r)
@@ -474,15 +479,13 @@ def write_site(
     log: Log,
     jobs: int | None = None,
     setup: MkDocsSetup | None = None,
-    drawing: Drawing | None = None,
+    drawing: Drawing,
 ) -> list[dict[str, Any]]:
     """Write the rendered Markdown into ``work/docs`` and the MkDocs site into ``work/site``
     (with MkDocs' configuration loaded ahead by *setup*, or now, and the charts' SVGs drawn by
-    the *drawing* the rendered articles' charts went to, or one started now); return the site's
-    navigation."""
+    the *drawing* the rendered articles' charts went to); return the site's navigation."""
     docs, new_site, staged = work / "docs", work / "site", work / "site-files"
     jobs = default_jobs(jobs)
-    drawing = drawing or drawing_of(project, p.rendered, docs)
     try:
         nav = stage_docs(
             project, p, work, baseline=baseline, log=log, drawing=drawing, jobs=jobs, staged=staged
@@ -548,7 +551,7 @@ def build(
 
     with target.publish() as work:
         setup = MkDocsSetup(project, work / "docs", work / "site")  # loaded while articles render
-        drawing = Drawing(project.root / ".cache" / "svg")  # draws each article's charts as it is done
+        drawing = new_drawing(project)  # draws each article's charts as it is done
         try:
             p = prepare(
                 project,
