@@ -150,6 +150,27 @@ def test_a_tampered_svg_in_the_cache_is_drawn_again(tmp_path: Path, monkeypatch:
     assert svgdraw.to_svg(spec, tmp_path / "svg") == "<svg/>" and len(drawn) == 2
 
 
+def test_without_a_cache_a_chart_repeated_in_one_build_is_drawn_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    drawn: list[object] = []
+    monkeypatch.setattr(vl_convert, "vegalite_to_svg", lambda spec: drawn.append(spec) or "<svg/>")
+    memo: dict[str, str] = {}
+    svgs = [svgdraw.to_svg(spec, None, memo) for spec in ({"mark": "bar"}, {"mark": "bar"}, {"mark": "line"})]
+    assert svgs == ["<svg/>"] * 3 and drawn == [{"mark": "bar"}, {"mark": "line"}]
+
+
+def test_build_no_cache_keeps_no_svg_and_a_cache_dir_keeps_them_there(tmp_path: Path) -> None:
+    """`build --no-cache` ignores .cache/ (the SVGs' folder included); a build given its own
+    cache folder keeps its SVGs there, not in the publication's .cache/."""
+    project = tiny_project(tmp_path)
+    results = write_results(tmp_path / "results", TINY_ROWS)
+    kw = {"project": project, "results": results, "site_dir": tmp_path / "site", "jobs": 1}
+    build(**kw, log=lambda _: None, use_cache=False)  # type: ignore[arg-type]
+    assert list((tmp_path / "site" / "charts").glob("*.svg"))
+    assert not (project.root / ".cache" / "svg").exists()
+    build(**kw, log=lambda _: None, cache_dir=tmp_path / "c")  # type: ignore[arg-type]
+    assert list((tmp_path / "c" / "svg").glob("*.svg")) and not (project.root / ".cache" / "svg").exists()
+
+
 def test_check_draws_no_chart(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """`check` renders charts' specs (their figures are claims) but never draws an SVG."""
 

@@ -40,9 +40,20 @@ def spec_json(spec: dict[str, Any]) -> str:
     return json.dumps(spec, indent=1, sort_keys=True)
 
 
-def to_svg(spec: dict[str, Any], cache_dir: Path | None = None) -> str:
-    """The static SVG of a Vega-Lite *spec*; kept in *cache_dir* by a hash of the spec."""
+def to_svg(spec: dict[str, Any], cache_dir: Path | None = None, drawn: dict[str, str] | None = None) -> str:
+    """The static SVG of a Vega-Lite *spec*; kept in *cache_dir* by a hash of the spec, and in
+    *drawn* (by the spec) for the rest of the process when given (``build --no-cache`` reads
+    no cache, yet draws a chart repeated across articles once)."""
     text = spec_json(spec)
+    if drawn is not None and text in drawn:
+        return drawn[text]
+    svg = _cached_svg(spec, text, cache_dir)
+    if drawn is not None:
+        drawn[text] = svg
+    return svg
+
+
+def _cached_svg(spec: dict[str, Any], text: str, cache_dir: Path | None) -> str:
     cached = None
     if cache_dir is not None:
         version = vlc.__version__ if hasattr(vlc, "__version__") else ""
@@ -167,12 +178,13 @@ def main() -> None:
     die_with_parent(int(sys.argv[1]))
     yield_to_the_build()
     cache = Path(sys.argv[2]) if len(sys.argv) > 2 else None
+    drawn: dict[str, str] = {}  # this build's SVGs, by spec: with no cache, each is drawn once
     for line in sys.stdin.buffer:
         if not line.strip():
             return
         spec, dest = json.loads(line)
         try:
-            svg = to_svg(spec, cache)
+            svg = to_svg(spec, cache, drawn)
         except Exception as exc:  # noqa: BLE001 - reported by the build, with the chart's name
             said = " ".join(ln.strip() for ln in str(exc).strip().splitlines()[:2])[:300]
             sys.exit(f"{ERROR}{Path(dest).name}: {type(exc).__name__}: {said}")

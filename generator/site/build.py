@@ -254,15 +254,16 @@ def write_docs(
     (docs / "assets" / "vega-bundle.js").write_text(vega_bundle(cache_dir), encoding="utf-8")
 
 
-def new_drawing(project: Project) -> Drawing:
-    """A :class:`Drawing` of SVG fallbacks with the publication's SVG cache (none drawn yet)."""
-    return Drawing(project.root / ".cache" / "svg")
+def new_drawing(cache_dir: Path | None) -> Drawing:
+    """A :class:`Drawing` of SVG fallbacks (none drawn yet), keeping them in *cache_dir*'s
+    ``svg/`` (the publication's ``.cache/``), or in no cache when it is None."""
+    return Drawing(cache_dir / "svg" if cache_dir is not None else None)
 
 
 def drawing_of(project: Project, rendered: list[Rendered], docs: Path) -> Drawing:
     """The SVG fallbacks of every chart of *rendered* being drawn into *docs* (see
     :func:`svg_fallbacks`)."""
-    drawing = new_drawing(project)
+    drawing = new_drawing(project.root / ".cache")
     draw = svg_fallbacks(drawing, docs)
     for r in rendered:
         draw(r)
@@ -551,7 +552,7 @@ def build(
 
     with target.publish() as work:
         setup = MkDocsSetup(project, work / "docs", work / "site")  # loaded while articles render
-        drawing = new_drawing(project)  # draws each article's charts as it is done
+        drawing = new_drawing(base if use_cache else None)  # draws each article's charts as it is done
         try:
             p = prepare(
                 project,
