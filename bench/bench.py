@@ -29,8 +29,12 @@ in this one run, median over the pairs:
   and peak memory per point; the full run sweeps 5-40 rounds and 50-200 articles with 1 and
   2 workers, --quick two small points;
 - workers_speedup_40x200 and rounds_growth_40_vs_5 (full run only): the scale goals as medians
-  of three rounds of paired builds (40 rounds x 200 articles with 1 worker, with 2, and 5 rounds
-  with 2): time with 1 worker / with 2, and time at 40 rounds / at 5.
+  of --runs rounds of paired builds (40 rounds x 200 articles with 1 worker, with 2, and 5 rounds
+  with 2): time with 1 worker / with 2, and time at 40 rounds / at 5;
+  machine_two_process_ceiling, measured in each of those rounds: how much more pure-Python work
+  over a large working set two processes at once get done than one (2.0 at best; this machine,
+  a virtual one on a shared host, gave 1.67-2.03 within minutes in December 2026), the most the
+  second worker could have gained in that round.
 """
 
 from __future__ import annotations
@@ -39,6 +43,7 @@ import argparse
 import compileall
 import datetime as dt
 import json
+import multiprocessing as mp
 import os
 import random
 import resource
@@ -363,15 +368,42 @@ FULL_SCALE = [(r, 200, j) for j in (1, 2) for r in (5, 10, 20, 40)] + [(40, a, 2
 QUICK_SCALE = [(5, 5, 2), (10, 5, 2)]
 
 
+def _busy_work() -> None:
+    """Pure Python over a working set far larger than the caches, as a build's stages are."""
+    values = [str(i) * 3 for i in range(1_500_000)]
+    rng = random.Random(1)
+    sum(len(values[rng.randrange(len(values))]) for _ in range(1_500_000))
+
+
+def machine_ceiling() -> float:
+    """How much more of :func:`_busy_work` two processes at once get done than one, now: what
+    this machine lets two workers gain at best (2.0 on two idle cores of their own; less when
+    they share caches, memory bandwidth or a host with other machines)."""
+    ctx = mp.get_context("fork")
+    seconds = []
+    for n in (1, 2):
+        t = time.perf_counter()
+        procs = [ctx.Process(target=_busy_work) for _ in range(n)]
+        for proc in procs:
+            proc.start()
+        for proc in procs:
+            proc.join()
+        seconds.append(time.perf_counter() - t)
+    return 2 * seconds[0] / seconds[1]
+
+
 def bench_pairs(results: Path, runs: int) -> dict[str, dict[str, object]]:
     """The two scale goals as paired ratios (a single point moves by up to a tenth between runs on
     this machine): 40 rounds x 200 articles with 1 worker / with 2, and with 2 workers 40 rounds /
-    5 rounds; each round of runs makes the three builds one after the other; medians of the pairs."""
+    5 rounds; each round of runs makes the three builds one after the other; medians of the pairs.
+    Each round also measures :func:`machine_ceiling`, the most the workers could gain then."""
     seconds: dict[tuple[int, int], list[float]] = {(40, 1): [], (40, 2): [], (5, 2): []}
+    ceiling = []
     for _ in range(runs):
         for n_rounds, jobs in seconds:
             p = bench_scale(results, [(n_rounds, 200, jobs)])[0]
             seconds[(n_rounds, jobs)].append(float(p["seconds"]))  # type: ignore[arg-type]
+        ceiling.append(machine_ceiling())
 
     def paired(a: list[float], b: list[float]) -> dict[str, object]:
         ratios = [x / y for x, y in zip(a, b, strict=True)]
@@ -379,6 +411,7 @@ def bench_pairs(results: Path, runs: int) -> dict[str, dict[str, object]]:
 
     return {
         "workers_speedup_40x200": paired(seconds[(40, 1)], seconds[(40, 2)]),
+        "machine_two_process_ceiling": paired(ceiling, [1.0] * runs),
         "rounds_growth_40_vs_5": paired(seconds[(40, 2)], seconds[(5, 2)]),
     }
 
@@ -411,7 +444,7 @@ def main() -> None:
         # whole `check` processes are short: more rounds of them fit (and their medians need them)
         check = timed("check", lambda: bench_check(s, max(runs, CHECK_ROUNDS), quick=args.quick))
     scale = timed("scale", lambda: bench_scale(results, QUICK_SCALE if args.quick else FULL_SCALE))
-    pairs = {} if args.quick else timed("scale pairs", lambda: bench_pairs(results, 3))
+    pairs = {} if args.quick else timed("scale pairs", lambda: bench_pairs(results, runs))
     out = {
         "articles": s.n_articles,
         "pairs": runs,
