@@ -12,6 +12,7 @@ from generator.article.render import Rendered, Renderer, load_article
 from generator.check import Finding
 from generator.data.manifest import Manifest
 from generator.data.table import ResultsTable
+from generator.site.pages import page_makers
 from generator.site.reader import (
     PLACE_MARKER,
     NoteContext,
@@ -225,3 +226,23 @@ def test_reader_notes_keep_every_statement_of_the_generated_notes(tmp_path: Path
         for sentence in sentences:
             assert sentence in reader, sentence
         assert head.split(";")[0] in reader  # "MLPerf® Inference v6.1 Closed Datacenter"
+
+
+def test_each_review_page_shows_its_own_article_s_findings_in_order(
+    tmp_path: Path, manifest: Manifest
+) -> None:
+    r, table = rendered(tmp_path, manifest, TINY_ROWS)
+    other = tmp_path / "other.md"
+    other.write_text(GOLDEN.read_text("utf-8"), "utf-8")
+    r2 = Renderer(Library(table, manifest, Prices.load(ROOT / "data" / "prices.toml"))).render(
+        load_article(other)
+    )
+
+    def finding(path: Path, line: int, message: str) -> Finding:
+        return Finding(str(path), line, 1, "MLP019", "warning", message, "use a placeholder")
+
+    findings = [finding(other, 11, "b first"), finding(GOLDEN, 11, "a only"), finding(other, 13, "b second")]
+    pages = dict(page_makers([r, r2], table, manifest, False, findings))
+    mine, theirs = pages["review/tiny.md"](), pages["review/other.md"]()
+    assert "a only" in mine and "b first" not in mine and "b second" not in mine
+    assert "a only" not in theirs and theirs.index("b first") < theirs.index("b second")

@@ -203,8 +203,9 @@ def _writes(
     docs: Path, p: Prepared, extra_pages: dict[str, str], staged: Path | None
 ) -> list[tuple[Path, Callable[[Path], None]]]:
     """Every file :func:`write_docs` writes, with what writes it."""
-    extras = {
-        k: titled(v, **(REVIEW_META if k.startswith("review/") else {})) for k, v in extra_pages.items()
+    extras = {  # titled by the workers that write them
+        k: functools.partial(titled, v, **(REVIEW_META if k.startswith("review/") else {}))
+        for k, v in extra_pages.items()
     }
     makers = page_makers(p.rendered, p.table, p.manifest, p.sample, p.findings)
     # the figures ledger first: the costliest single write, at the end it left one worker idle
@@ -214,7 +215,7 @@ def _writes(
     writes += [
         (docs / name, functools.partial(_write_text, make)) for name, make in makers if name not in extras
     ]
-    writes += [(docs / name, functools.partial(_write_str, text)) for name, text in extras.items()]
+    writes += [(docs / name, functools.partial(_write_text, make)) for name, make in extras.items()]
     writes += [
         (
             docs / "charts" / f"{ch.name}.vl.json",

@@ -412,10 +412,13 @@ def page_makers(
     ctx = NoteContext(manifest, _display(rendered, manifest), details_urls(table), pub.name)
     # no title in front matter: the theme titles the home page with the site's name alone
     pages: list[tuple[str, PageMaker]] = [("index.md", lambda: index_page(shown, table, sample, pub))]
+    by_path: dict[str, list[Finding]] = {}  # grouped once: not every finding read for every article
+    for f in findings:
+        by_path.setdefault(f.path, []).append(f)
     for r in rendered:
         if r.article.slug in slugs:
             pages.append((f"{r.article.slug}.md", functools.partial(article_page, r, ctx, pub)))
-        mine = [f for f in findings if f.path == str(r.article.path)]
+        mine = by_path.get(str(r.article.path), [])
         pages.append(
             (f"review/{r.article.slug}.md", functools.partial(_review, r, mine, r.article.slug in slugs))
         )
