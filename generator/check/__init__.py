@@ -8,7 +8,7 @@ text; ``runner`` applies severities and suppressions; ``report`` writes the refe
 
 from generator.check import rules as _rules  # noqa: F401 - registers every rule
 from generator.check.config import CheckConfig
-from generator.check.findings import Finding, failed
+from generator.check.findings import Finding, by_path, failed
 from generator.check.registry import RULES, Rule
 from generator.check.report import report_markdown, rules_markdown
 from generator.check.runner import Checker, check_rendered
@@ -19,6 +19,7 @@ __all__ = [
     "Checker",
     "Finding",
     "Rule",
+    "by_path",
     "check_rendered",
     "failed",
     "report_markdown",

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from generator.article.render import Renderer
-from generator.check.findings import Finding
+from generator.check.findings import Finding, by_path
 from generator.check.runner import Checker, check_rendered
 from generator.errors import DataError
 
@@ -149,7 +149,5 @@ def evaluate(renderer: Renderer, checker: Checker, root: Path) -> Score:
     """Check every article of the corpus at *root* and score the findings against intent.toml."""
     intents = load_intent(root)
     findings, _ = check_rendered(renderer, checker, [i.path for i in intents])
-    by_path: dict[str, list[Finding]] = {}
-    for f in findings:
-        by_path.setdefault(f.path, []).append(f)
-    return Score([compare(i, by_path.get(str(i.path), [])) for i in intents])
+    mine = by_path(findings)
+    return Score([compare(i, mine.get(str(i.path), [])) for i in intents])

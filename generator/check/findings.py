@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from generator.check.registry import RULES
@@ -32,6 +33,14 @@ class Finding:
             "message": self.message,
             "help": self.help,
         }
+
+
+def by_path(findings: Iterable[Finding]) -> dict[str, list[Finding]]:
+    """*findings* grouped by the file they are in, each file's in their order."""
+    out: dict[str, list[Finding]] = {}
+    for f in findings:
+        out.setdefault(f.path, []).append(f)
+    return out
 
 
 def failed(findings: list[Finding] | tuple[Finding, ...], *, strict: bool) -> bool:

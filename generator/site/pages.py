@@ -23,7 +23,7 @@ import yaml
 from generator.article.escape import attr, md, safe_url
 from generator.article.footnotes import SCENARIO_ORDER, SUITE_NAMES
 from generator.article.render import Rendered
-from generator.check import Finding
+from generator.check import Finding, by_path
 from generator.data.listing import listing_markdown
 from generator.data.manifest import Manifest, Round
 from generator.data.results import version_key
@@ -412,13 +412,11 @@ def page_makers(
     ctx = NoteContext(manifest, _display(rendered, manifest), details_urls(table), pub.name)
     # no title in front matter: the theme titles the home page with the site's name alone
     pages: list[tuple[str, PageMaker]] = [("index.md", lambda: index_page(shown, table, sample, pub))]
-    by_path: dict[str, list[Finding]] = {}  # grouped once: not every finding read for every article
-    for f in findings:
-        by_path.setdefault(f.path, []).append(f)
+    grouped = by_path(findings)  # once: not every finding read for every article
     for r in rendered:
         if r.article.slug in slugs:
             pages.append((f"{r.article.slug}.md", functools.partial(article_page, r, ctx, pub)))
-        mine = by_path.get(str(r.article.path), [])
+        mine = grouped.get(str(r.article.path), [])
         pages.append(
             (f"review/{r.article.slug}.md", functools.partial(_review, r, mine, r.article.slug in slugs))
         )
