@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
+from typing import Any
 
+import jinja2
 import pytest
 from mkdocs.commands import build as mk_build
 from mkdocs.config import load_config
@@ -122,3 +124,49 @@ def test_parallel_mkdocs_writes_pages_with_and_without_a_post_page_event(
     assert "empty.html" not in parallel and (b"<!-- hooked -->" in parallel["index.html"]) is hooked
     assert parallel.keys() == stock.keys()
     assert [k for k in stock if stock[k] != parallel[k]] == []
+
+
+def test_the_theme_compiled_ahead_is_what_the_build_loads_not_compiles_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With an empty user cache, the page template, the theme's own pages and every template
+    they name are compiled ahead into it (once: a warm cache compiles nothing); the build then
+    loads each of them from there, and writes the same bytes as ``mkdocs build``."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
+    ahead = list(mkdocs_parallel.compile_theme_ahead(_config(tmp_path, "ahead")))
+    assert {"main.html", "base.html", "404.html", "partials/header.html"} <= set(ahead)
+    assert len(ahead) == len(set(ahead)) == len(list((tmp_path / "xdg" / "gpu-insights" / "jinja").iterdir()))
+    assert list(mkdocs_parallel.compile_theme_ahead(_config(tmp_path, "again"))) == []
+
+    compiled: list[str] = []
+    compile_ = jinja2.Environment.compile
+
+    def recorded(self: jinja2.Environment, source: Any, name: str | None = None, *a: Any, **k: Any) -> Any:
+        # the theme's environment only: plugins make environments of their own
+        if isinstance(self.bytecode_cache, mkdocs_parallel.SignedBytecodeCache):
+            compiled.append(str(name))
+        return compile_(self, source, name, *a, **k)
+
+    monkeypatch.setattr(jinja2.Environment, "compile", recorded)
+    mkdocs_parallel.build(_config(tmp_path, "parallel"), jobs=1)
+    assert compiled and set(compiled) & set(ahead) == set()  # what is left: icons, named at render time
+    monkeypatch.setattr(jinja2.Environment, "compile", compile_)
+    mk_build.build(_config(tmp_path, "stock"))
+    stock, parallel = _files(tmp_path / "site-stock"), _files(tmp_path / "site-parallel")
+    assert [k for k in stock.keys() | parallel.keys() if stock.get(k) != parallel.get(k)] == []
+
+
+def test_a_theme_template_that_does_not_compile_is_left_to_the_build(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    (tmp_path / "overrides").mkdir()
+    (tmp_path / "overrides" / "main.html").write_text('{% extends "base.html" %}{% block %}', "utf-8")
+    theme = f"{{name: material, custom_dir: {tmp_path / 'overrides'}}}"
+    ahead = list(mkdocs_parallel.compile_theme_ahead(_config(tmp_path, "broken", theme=theme)))
+    assert "main.html" not in ahead and "404.html" in ahead
+    with pytest.raises(
+        jinja2.TemplateSyntaxError, match="expected token .name., got .end of statement block."
+    ):
+        mkdocs_parallel.build(_config(tmp_path, "broken", theme=theme), jobs=1)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import multiprocessing as mp
 import os
 import time
+from collections.abc import Iterator
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -396,3 +397,31 @@ def test_each_worker_renders_a_group_through_and_one_worker_renders_in_order(
         for names in by_worker.values():
             runs = [g for k, g in enumerate(group[n] for n in names) if k == 0 or group[names[k - 1]] != g]
             assert len(runs) == len(set(runs)), names
+
+
+def test_the_build_s_own_work_in_steps_runs_whole_while_workers_get_their_next_articles(
+    tmp_path: Path, tiny: ResultsTable, manifest: Manifest
+) -> None:
+    """A ``meanwhile`` that returns an iterator (the build compiles the theme a template at a
+    time) runs a step while no worker waits for an article: a worker done with its article gets
+    the next one before the steps are over, and every step runs, those left after the last
+    article included."""
+    paths = []
+    for i in range(3):
+        paths.append(tmp_path / f"a{i}.md")
+        paths[-1].write_text(HEAD + '\n{{ per_gpu("6.1-0001", "gpt-oss-120b", "Server") }}\n', "utf-8")
+    events: list[str] = []
+
+    def meanwhile() -> Iterator[None]:
+        for _ in range(8):
+            events.append("step")
+            time.sleep(0.05)
+            yield
+
+    outs = render_articles(
+        renderer(tiny, manifest), paths, jobs=1, meanwhile=meanwhile, on_done=lambda o: events.append("done")
+    )
+    assert [o.rendered is not None for o in outs] == [True, True, True]
+    assert events.count("step") == 8 and events.count("done") == 3
+    last_step = len(events) - 1 - events[::-1].index("step")
+    assert events.index("done") < last_step, events

@@ -20,7 +20,7 @@ import pickle
 import signal
 import time
 from collections import deque
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from pathlib import Path
@@ -263,14 +263,16 @@ def render_articles(
     cache: Cache | None = None,
     on_done: Callable[[Outcome], None] | None = None,
     after: Callable[[Rendered], Any] | None = None,
-    meanwhile: Callable[[], None] | None = None,
+    meanwhile: Callable[[], Iterator[object] | None] | None = None,
     groups: Sequence[Hashable] | None = None,
 ) -> list[Outcome]:
     """Render *paths* with up to *jobs* workers; outcomes (and *on_done* calls) in the order of *paths*.
 
     *after* runs in the worker on each article it renders (the build checks it there, in
     parallel); its result is the outcome's ``extra``. *meanwhile* runs once in this process
-    while the first articles render (after them, when every article is cached). *groups* (one
+    while the first articles render (after them, when every article is cached); when it returns
+    an iterator, each of its further steps runs while no worker waits for its next article, and
+    the steps left when the last article is done run then. *groups* (one
     per path: an article's rounds, say) tell which articles read the same rows: a worker
     renders the articles of one group one after another (see :class:`_Queue`)."""
     jobs = default_jobs(jobs)
@@ -302,6 +304,7 @@ def render_articles(
     queue = _Queue(todo, groups if jobs > 1 else None)
     idle: list[_Worker] = []
     busy: dict[Connection, _Worker] = {}
+    steps: Iterator[object] | None = None
     try:
         while queue or busy:
             while queue and len(busy) < jobs:
@@ -313,16 +316,22 @@ def render_articles(
                 w.give(i, paths[i], group)
                 busy[w.conn] = w
             if meanwhile is not None:  # the workers are busy: this process's own work fits here
-                meanwhile()
-                meanwhile = None
+                steps, meanwhile = meanwhile(), None
+            if steps is not None and not wait(list(busy), timeout=0):  # no worker done yet
+                steps = steps if next(steps, _DONE) is not _DONE else None
+                continue
             _collect(busy, idle, outcomes, renderer, cache)
             report()
     finally:
         for w in idle + list(busy.values()):
             w.stop(force=w.conn in busy)
-    if meanwhile is not None:
-        meanwhile()
+    for _ in (meanwhile() if meanwhile is not None else steps) or ():
+        pass
     return [o for o in outcomes if o is not None]
+
+
+#: what ``next`` gives for a *meanwhile* with no steps left
+_DONE = object()
 
 
 def _collect(

@@ -14,7 +14,7 @@ import json
 import os
 import shutil
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -95,7 +95,7 @@ def render_all(
     jobs: int | None = None,
     after: Callable[[Rendered], Any] | None = None,
     extras: dict[Path, Any] | None = None,
-    meanwhile: Callable[[], None] | None = None,
+    meanwhile: Callable[[], Iterator[object] | None] | None = None,
     groups: list[tuple[str, ...]] | None = None,
     on_rendered: Callable[[Rendered], None] | None = None,
 ) -> list[Rendered]:
@@ -342,7 +342,7 @@ def prepare(
     cache: RenderCache | None,
     cache_dir: Path | None = None,
     jobs: int | None = None,
-    meanwhile: Callable[[], None] | None = None,
+    meanwhile: Callable[[], Iterator[object] | None] | None = None,
     on_rendered: Callable[[Rendered], None] | None = None,
 ) -> Prepared:
     """Load, render and check every article (running *meanwhile* while they render, and
@@ -563,7 +563,7 @@ def build(
                 cache=cache,
                 cache_dir=base if use_cache else None,
                 jobs=jobs,
-                meanwhile=setup.load,
+                meanwhile=setup.ahead,
                 on_rendered=svg_fallbacks(drawing, work / "docs"),
             )
             nav = write_site(

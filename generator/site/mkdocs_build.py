@@ -30,7 +30,8 @@ def pinned_epoch(epoch: int) -> Iterator[None]:
 class MkDocsSetup:
     """MkDocs' configuration of a build, loaded ahead: :meth:`load` runs while the articles
     render in worker processes (MkDocs, its theme and plugins take a quarter of a second to
-    import and validate, which the build's main process would otherwise spend waiting)."""
+    import and validate, which the build's main process would otherwise spend waiting); with
+    :meth:`ahead`, it also compiles the theme's templates when the user's cache lacks them."""
 
     def __init__(self, project: Project, docs: Path, site: Path) -> None:
         self.project, self.docs, self.site = project, docs, site
@@ -49,6 +50,20 @@ class MkDocsSetup:
                 self._config = _load_config(self.project, self.docs, self.site)
             except Exception as exc:  # noqa: BLE001 - raised again by config()
                 self._error = exc
+
+    def ahead(self) -> Iterator[None]:
+        """:meth:`load`, then the theme's templates compiled into the user's cache when it does
+        not hold them yet, one a step (see :func:`~generator.site.mkdocs_parallel.compile_theme_ahead`)."""
+        self.load()
+        if self._error is not None:
+            return
+        yield
+        # imported here: MkDocs (see _load_config)
+        from generator.site.mkdocs_parallel import compile_theme_ahead
+
+        with contextlib.suppress(Exception):  # only ahead of time: MkDocs compiles what is left
+            for _ in compile_theme_ahead(self._config):
+                yield
 
     def config(self) -> Any:
         self.load()
