@@ -170,3 +170,13 @@ def test_a_theme_template_that_does_not_compile_is_left_to_the_build(
         jinja2.TemplateSyntaxError, match="expected token .name., got .end of statement block."
     ):
         mkdocs_parallel.build(_config(tmp_path, "broken", theme=theme), jobs=1)
+
+
+def test_a_cache_that_cannot_be_written_stops_the_compiling_ahead(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Compiled ahead into a cache that keeps nothing, every template would be compiled twice."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    (tmp_path / "xdg").mkdir()
+    (tmp_path / "xdg" / "gpu-insights").write_text("a file where the cache's folder goes", "utf-8")
+    assert list(mkdocs_parallel.compile_theme_ahead(_config(tmp_path, "readonly"))) == []

@@ -238,6 +238,10 @@ class SignedBytecodeCache(jinja2.BytecodeCache):
         if data is not None:
             bucket.bytecode_from_string(data)  # reset by jinja itself when the source changed
 
+    def holds(self, bucket: jinja2.bccache.Bucket) -> bool:
+        """Whether *bucket*'s compiled template is kept (its file written)."""
+        return (self.dir / f"{bucket.key}.jinja").is_file()
+
     def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
         with contextlib.suppress(OSError):  # a read-only cache only costs the next build the same
             write_signed(self.dir / f"{bucket.key}.jinja", bucket.bytecode_to_string())
@@ -274,6 +278,8 @@ def compile_theme_ahead(config: MkDocsConfig) -> Iterator[str]:
             if bucket.code is None:
                 bucket.code = env.compile(tree, name, filename)
                 cache.set_bucket(bucket)
+                if not cache.holds(bucket):
+                    return  # a cache it cannot write (read-only): MkDocs compiles them all anyway
         except jinja2.TemplateError:
             continue
         todo += [t for t in jinja2.meta.find_referenced_templates(tree) if t is not None]
