@@ -30,7 +30,10 @@ in this one run, median over the pairs:
   2 workers, --quick two small points;
 - workers_speedup_40x200 and rounds_growth_40_vs_5 (full run only): the scale goals as medians
   of --runs rounds of paired builds (40 rounds x 200 articles with 1 worker, with 2, and 5 rounds
-  with 2): time with 1 worker / with 2, and time at 40 rounds / at 5;
+  with 2): time with 1 worker / with 2, and time at 40 rounds / at 5 (the whole build: 35 more
+  rounds also load, and make 70 more pages); per_article_growth_40_vs_5, from the same rounds
+  with 50 articles too: the cost of one more article ((200 articles - 50) / 150) at 40 rounds /
+  at 5;
   machine_two_process_ceiling, measured in each of those rounds: how much more pure-Python work
   over a large working set two processes at once get done than one (2.0 at best; this machine,
   a virtual one on a shared host, gave 1.67-2.03 within minutes in December 2026), the most the
@@ -395,24 +398,40 @@ def machine_ceiling() -> float:
 def bench_pairs(results: Path, runs: int) -> dict[str, dict[str, object]]:
     """The two scale goals as paired ratios (a single point moves by up to a tenth between runs on
     this machine): 40 rounds x 200 articles with 1 worker / with 2, and with 2 workers 40 rounds /
-    5 rounds; each round of runs makes the three builds one after the other; medians of the pairs.
-    Each round also measures :func:`machine_ceiling`, the most the workers could gain then."""
-    seconds: dict[tuple[int, int], list[float]] = {(40, 1): [], (40, 2): [], (5, 2): []}
+    5 rounds; each round of runs makes the builds one after the other; medians of the pairs.
+    Each round also measures :func:`machine_ceiling`, the most the workers could gain then, and
+    the cost of one more article at 5 and at 40 rounds (the difference between 200 and 50
+    articles, over 150: what the site's pages per round and the loading of the rounds, the
+    same whatever the number of articles, leave out)."""
+    seconds: dict[tuple[int, int, int], list[float]] = {
+        (40, 200, 1): [],
+        (40, 200, 2): [],
+        (5, 200, 2): [],
+        (40, 50, 2): [],
+        (5, 50, 2): [],
+    }
     ceiling = []
     for _ in range(runs):
-        for n_rounds, jobs in seconds:
-            p = bench_scale(results, [(n_rounds, 200, jobs)])[0]
-            seconds[(n_rounds, jobs)].append(float(p["seconds"]))  # type: ignore[arg-type]
+        for n_rounds, n_articles, jobs in seconds:
+            p = bench_scale(results, [(n_rounds, n_articles, jobs)])[0]
+            seconds[(n_rounds, n_articles, jobs)].append(float(p["seconds"]))  # type: ignore[arg-type]
         ceiling.append(machine_ceiling())
 
     def paired(a: list[float], b: list[float]) -> dict[str, object]:
         ratios = [x / y for x, y in zip(a, b, strict=True)]
         return {"ratio": round(statistics.median(ratios), 3), "pairs": [round(r, 3) for r in ratios]}
 
+    def per_article(n_rounds: int) -> list[float]:
+        return [
+            (x - y) / 150
+            for x, y in zip(seconds[(n_rounds, 200, 2)], seconds[(n_rounds, 50, 2)], strict=True)
+        ]
+
     return {
-        "workers_speedup_40x200": paired(seconds[(40, 1)], seconds[(40, 2)]),
+        "workers_speedup_40x200": paired(seconds[(40, 200, 1)], seconds[(40, 200, 2)]),
         "machine_two_process_ceiling": paired(ceiling, [1.0] * runs),
-        "rounds_growth_40_vs_5": paired(seconds[(40, 2)], seconds[(5, 2)]),
+        "rounds_growth_40_vs_5": paired(seconds[(40, 200, 2)], seconds[(5, 200, 2)]),
+        "per_article_growth_40_vs_5": paired(per_article(40), per_article(5)),
     }
 
 
