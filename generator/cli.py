@@ -194,19 +194,27 @@ def build(
         )
     ):
         return
-    # imported only when something changed: loading pandas and the renderer costs ~0.5 s
-    from generator.site.build import build as do_build
+    from generator.article.svgdraw import new_drawing
 
-    do_build(
-        project=project,
-        results=results,
-        site_dir=site_dir,
-        strict=strict,
-        log=click.echo,
-        baseline=baseline,
-        use_cache=not no_cache,
-        jobs=jobs,
-    )
+    # with no SVG kept, vl-convert starts now, on the core the next import leaves idle
+    drawing = new_drawing(None if no_cache else project.root / ".cache", warm=True)
+    try:
+        # imported only when something changed: loading pandas and the renderer costs ~0.5 s
+        from generator.site.build import build as do_build
+
+        do_build(
+            project=project,
+            results=results,
+            site_dir=site_dir,
+            strict=strict,
+            log=click.echo,
+            baseline=baseline,
+            use_cache=not no_cache,
+            jobs=jobs,
+            drawing=drawing,
+        )
+    finally:
+        drawing.cancel()  # a build that failed before it drew (after success: nothing)
 
 
 @main.command()

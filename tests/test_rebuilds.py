@@ -219,6 +219,28 @@ def test_svgs_are_drawn_as_their_charts_are_handed_over_not_when_the_build_waits
     assert len(list((tmp_path / "svg").glob("*.svg"))) == 2
 
 
+def test_a_drawing_warmed_ahead_starts_its_engine_only_when_no_svg_is_kept(tmp_path: Path) -> None:
+    """``build`` starts vl-convert before importing its libraries when it will draw every chart
+    (no SVG kept yet, or no cache at all); the warm-up itself keeps and writes nothing."""
+    kept = tmp_path / "kept" / "svg"
+    kept.mkdir(parents=True)
+    (kept / "old.svg").write_text("<svg/>", "utf-8")
+    assert svgdraw.new_drawing(tmp_path / "kept", warm=True).proc is None
+    assert svgdraw.new_drawing(tmp_path / "fresh", warm=False).proc is None
+    for cache in (tmp_path / "fresh", None):
+        drawing = svgdraw.new_drawing(cache, warm=True)
+        try:
+            assert drawing.proc is not None
+            drawing.add({"mark": "bar", "data": {"values": [{"a": 1}]}}, tmp_path / "out" / "one.svg")
+            drawing.finish()
+        finally:
+            drawing.cancel()
+        assert (tmp_path / "out" / "one.svg").read_text("utf-8").startswith("<svg")
+        assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["one.svg"]
+        (tmp_path / "out" / "one.svg").unlink()
+    assert len(list((tmp_path / "fresh" / "svg").iterdir())) == 1  # the chart's, not the warm-up's
+
+
 def test_a_cancelled_drawing_stops_and_leaves_nothing_running(tmp_path: Path) -> None:
     drawing = svgdraw.Drawing(None)
     for i in range(50):  # more than a pipe holds: the jobs wait in the build, never block it

@@ -90,6 +90,13 @@ class Drawing:
             self._start()
         self.jobs.put(json.dumps([spec, str(dest)]).encode("utf-8") + b"\n")
 
+    def warm_up(self) -> None:
+        """Start the process now and, in it, vl-convert's engine (a third of a second of one
+        core), before the first chart is known."""
+        if self.proc is None:
+            self._start()
+        self.jobs.put(json.dumps([None, None]).encode("utf-8") + b"\n")
+
     def _start(self) -> None:
         # -P and the package's own folder first: this package, never a folder of the same name
         # where the build runs (an installed package or a checkout alike)
@@ -159,6 +166,32 @@ class Drawing:
             self.errors = None
 
 
+def new_drawing(cache_dir: Path | None, *, warm: bool = False) -> Drawing:
+    """A :class:`Drawing` of SVG fallbacks (none drawn yet), keeping them in *cache_dir*'s
+    ``svg/`` (the publication's ``.cache/``), or in no cache when it is None. *warm*: when that
+    cache holds no SVG yet (a fresh checkout, every CI run, ``--no-cache``), the build will draw
+    every chart, so vl-convert's engine starts now; ``build`` starts it before importing the
+    build's libraries, on the core that import leaves idle."""
+    drawing = Drawing(cache_dir / "svg" if cache_dir is not None else None)
+    if warm and (drawing.cache_dir is None or not _holds_svgs(drawing.cache_dir)):
+        drawing.warm_up()
+    return drawing
+
+
+def _holds_svgs(folder: Path) -> bool:
+    try:
+        return any(True for _ in folder.iterdir())
+    except OSError:
+        return False
+
+
+#: what starts vl-convert's engine, its fonts among them (an axis with a title and labels)
+WARM_UP_SPEC: dict[str, Any] = {
+    "data": {"values": [{"a": 1}]},
+    "mark": "bar",
+    "encoding": {"x": {"field": "a", "type": "quantitative"}},
+}
+
 #: how much the drawing process lowers its priority (the most :func:`os.nice` allows)
 NICENESS = 19
 
@@ -183,6 +216,9 @@ def main() -> None:
         if not line.strip():
             return
         spec, dest = json.loads(line)
+        if spec is None:  # Drawing.warm_up: the engine started, nothing kept
+            vlc.vegalite_to_svg(WARM_UP_SPEC)
+            continue
         try:
             svg = to_svg(spec, cache, drawn)
         except Exception as exc:  # noqa: BLE001 - reported by the build, with the chart's name

@@ -23,7 +23,7 @@ from generator.article.ahead import CompileAhead
 from generator.article.functions import Library, Prices
 from generator.article.pool import Outcome, render_articles
 from generator.article.render import Rendered, Renderer, load_article
-from generator.article.svgdraw import Drawing, spec_json
+from generator.article.svgdraw import Drawing, new_drawing, spec_json
 from generator.check import (
     CheckConfig,
     Checker,
@@ -253,12 +253,6 @@ def write_docs(
     for _ in forked_map(write, len(writes), jobs):  # written in the workers: nothing comes back
         pass
     (docs / "assets" / "vega-bundle.js").write_text(vega_bundle(cache_dir), encoding="utf-8")
-
-
-def new_drawing(cache_dir: Path | None) -> Drawing:
-    """A :class:`Drawing` of SVG fallbacks (none drawn yet), keeping them in *cache_dir*'s
-    ``svg/`` (the publication's ``.cache/``), or in no cache when it is None."""
-    return Drawing(cache_dir / "svg" if cache_dir is not None else None)
 
 
 def drawing_of(project: Project, rendered: list[Rendered], docs: Path) -> Drawing:
@@ -530,11 +524,13 @@ def build(
     baseline: Path | None = None,
     keep_docs: Path | None = None,
     jobs: int | None = None,
+    drawing: Drawing | None = None,
 ) -> BuildResult:
     """Build the whole site; the previous site stays in place unless every step succeeds.
 
     Articles render in up to *jobs* worker processes (default: one per core); the site is
-    byte-identical whatever their number."""
+    byte-identical whatever their number. Charts' SVG fallbacks are drawn by *drawing* (one
+    started ahead, keeping them where this build does: :func:`new_drawing`), else by a new one."""
     start = time.monotonic()
     project = project or Project.discover()
     target = SiteDir(
@@ -553,7 +549,8 @@ def build(
 
     with target.publish() as work:
         setup = MkDocsSetup(project, work / "docs", work / "site")  # loaded while articles render
-        drawing = new_drawing(base if use_cache else None)  # draws each article's charts as it is done
+        # draws each article's charts as it is done
+        drawing = drawing or new_drawing(base if use_cache else None)
         try:
             p = prepare(
                 project,
