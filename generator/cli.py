@@ -197,7 +197,7 @@ def build(
     from generator.article.svgdraw import new_drawing
 
     # with no SVG kept, vl-convert starts now, on the core the next import leaves idle
-    drawing = new_drawing(None if no_cache else project.root / ".cache", warm=True)
+    drawing = new_drawing(None if no_cache else project.cache_dir, warm=True)
     try:
         # imported only when something changed: loading pandas and the renderer costs ~0.5 s
         from generator.site.build import build as do_build

@@ -112,6 +112,12 @@ class Project:
         return self.root / "data"
 
     @property
+    def cache_dir(self) -> Path:
+        """The publication's own caches, ``.cache/`` (render/, table/, check/, docs/, svg/...):
+        each safe to delete."""
+        return self.root / ".cache"
+
+    @property
     def sample_dir(self) -> Path:
         """The publication's ``data/sample/``, else the packaged sample."""
         return data_file(self.data_dir, "sample")

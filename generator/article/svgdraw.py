@@ -86,16 +86,17 @@ class Drawing:
 
     def add(self, spec: dict[str, Any], dest: Path) -> None:
         """Draw *spec* into *dest* (its folder made when missing)."""
-        if self.proc is None:
-            self._start()
-        self.jobs.put(json.dumps([spec, str(dest)]).encode("utf-8") + b"\n")
+        self._send([spec, str(dest)])
 
     def warm_up(self) -> None:
         """Start the process now and, in it, vl-convert's engine (a third of a second of one
         core), before the first chart is known."""
+        self._send([None, None])
+
+    def _send(self, job: list[Any]) -> None:
         if self.proc is None:
             self._start()
-        self.jobs.put(json.dumps([None, None]).encode("utf-8") + b"\n")
+        self.jobs.put(json.dumps(job).encode("utf-8") + b"\n")
 
     def _start(self) -> None:
         # -P and the package's own folder first: this package, never a folder of the same name
@@ -180,7 +181,7 @@ def new_drawing(cache_dir: Path | None, *, warm: bool = False) -> Drawing:
 
 def _holds_svgs(folder: Path) -> bool:
     try:
-        return any(True for _ in folder.iterdir())
+        return any(folder.iterdir())
     except OSError:
         return False
 

@@ -258,7 +258,7 @@ def write_docs(
 def drawing_of(project: Project, rendered: list[Rendered], docs: Path) -> Drawing:
     """The SVG fallbacks of every chart of *rendered* being drawn into *docs* (see
     :func:`svg_fallbacks`)."""
-    drawing = new_drawing(project.root / ".cache")
+    drawing = new_drawing(project.cache_dir)
     draw = svg_fallbacks(drawing, docs)
     for r in rendered:
         draw(r)
@@ -445,7 +445,7 @@ def stage_docs(
     own = drawing is None  # nobody draws the charts yet: drawn here, before it returns
     drawing = drawing or drawing_of(project, p.rendered, work / "docs")
     try:
-        write_docs(work / "docs", p, pages, project.root / ".cache", jobs, staged)
+        write_docs(work / "docs", p, pages, project.cache_dir, jobs, staged)
         if own:
             drawing.finish()
     finally:
@@ -509,7 +509,7 @@ def render_cache_key(project: Project, results: Path | None) -> str:
 
 def render_cache(project: Project, results: Path | None, cache_dir: Path | None = None) -> RenderCache:
     """The render cache of a publication (see :func:`render_cache_key`)."""
-    return RenderCache(cache_dir or project.root / ".cache" / "render", render_cache_key(project, results))
+    return RenderCache(cache_dir or project.cache_dir / "render", render_cache_key(project, results))
 
 
 def build(
@@ -536,7 +536,7 @@ def build(
     target = SiteDir(
         Path(site_dir) if site_dir else project.site_dir(), guarded_folders(project, results), log
     )
-    base = cache_dir or project.root / ".cache"  # render/, table/, check/, docs/: each safe to delete
+    base = cache_dir or project.cache_dir  # render/, table/, check/, docs/: each safe to delete
     cache = render_cache(project, results, base / "render") if use_cache else None
     reusable = use_cache and baseline is None and keep_docs is None
     digest = reuse.inputs_digest(project, results, strict=strict) if reusable else ""
@@ -651,7 +651,7 @@ def run_checks(
     caches when the project folder is writable: the checks themselves always run. Templates
     *ahead* compiled are rendered from that code."""
     manifest = load_manifest(project.data_dir)
-    base = project.root / ".cache"
+    base = project.cache_dir
     writable = os.access(project.root, os.W_OK)
     table, sample = load_table(
         project, manifest, results, cache_dir=base / "table" if writable else None, jobs=jobs

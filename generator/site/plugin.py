@@ -117,7 +117,7 @@ class GpuInsightsPlugin(BasePlugin[GpuInsightsConfig]):
 
         project = Project(Path(config.config_file_path).resolve().parent)
         results = project.root / self.config.results if self.config.results else None
-        docs = project.root / ".cache" / "mkdocs-docs"
+        docs = project.cache_dir / "mkdocs-docs"
         try:
             # MkDocs empties site_dir once this returns: refuse what `gpu-insights build` refuses
             SiteDir(Path(config.site_dir), guarded_folders(project, results), _log).validate()
@@ -128,8 +128,8 @@ class GpuInsightsPlugin(BasePlugin[GpuInsightsConfig]):
                 log=_log,
                 cache=render_cache(project, results),
             )
-            (project.root / ".cache").mkdir(exist_ok=True)
-            with tempfile.TemporaryDirectory(dir=project.root / ".cache", prefix="docs-") as tmp:
+            project.cache_dir.mkdir(exist_ok=True)
+            with tempfile.TemporaryDirectory(dir=project.cache_dir, prefix="docs-") as tmp:
                 nav = stage_docs(project, p, Path(tmp), baseline=None, log=_log)
                 sync_tree(Path(tmp) / "docs", docs)
         except GpuInsightsError as exc:

@@ -172,7 +172,7 @@ def reuse_unchanged(
     jobs: int = 1,
 ) -> Path | None:
     """Rebuild the site from the last build's pages when no input changed; None when one did."""
-    cache = cache_dir or project.root / ".cache"
+    cache = cache_dir or project.cache_dir
     digest = inputs_digest(project, results, strict=strict)
     meta = _meta(cache, digest)
     if meta is None:
