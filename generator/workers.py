@@ -24,6 +24,13 @@ POLL_SECONDS = 0.5
 #: what a forked worker of :func:`forked_map` runs: set by the parent just before forking
 _TASK: dict[str, Any] = {}
 
+#: the work (in seconds of one process) a stage must have for worker processes to be worth
+#: forking. Measured on a 2-core machine, in a build holding pandas and MkDocs: a pool of two
+#: costs 10-15 ms to fork and stop, and both sides then copy the pages they write; each stage
+#: of a small site (the embedded sample: 19 pages, 60 ms of Markdown) ran slower in two workers
+#: than in one process, each stage of the official results' site (1.9 MB of Markdown) faster.
+FORK_WORTH_SECONDS = 0.1
+
 
 def default_jobs(requested: int | None = None) -> int:
     """*requested* workers (at least one), else one per core this process may run on."""
@@ -32,6 +39,12 @@ def default_jobs(requested: int | None = None) -> int:
     if hasattr(os, "sched_getaffinity"):
         return max(1, len(os.sched_getaffinity(0)))
     return max(1, os.cpu_count() or 1)
+
+
+def jobs_worth(jobs: int, seconds: float) -> int:
+    """*jobs*, or one (this process) when the work to share, *seconds* of it estimated for one
+    process, is too small to be worth forking workers for (:data:`FORK_WORTH_SECONDS`)."""
+    return jobs if seconds >= FORK_WORTH_SECONDS else 1
 
 
 def die_with_parent(parent: int) -> None:

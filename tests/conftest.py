@@ -7,11 +7,19 @@ from pathlib import Path
 
 import pytest
 
+from generator import workers
 from generator.data.manifest import Manifest, load_manifest
 from generator.data.table import ResultsTable
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = Path(__file__).resolve().parent / "corpus"
+
+
+@pytest.fixture()
+def every_stage_forks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Worker processes for every stage given jobs, however little work it has (a build forks
+    none for a small site: :func:`~generator.workers.jobs_worth`): for tests of the workers."""
+    monkeypatch.setattr(workers, "FORK_WORTH_SECONDS", 0.0)
 
 
 def shared_results_dir() -> Path:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import os
 from pathlib import Path
 from typing import Any
 
@@ -11,8 +12,12 @@ import pytest
 from mkdocs.commands import build as mk_build
 from mkdocs.config import load_config
 from mkdocs.exceptions import Abort
+from mkdocs.structure.files import Files
 
 from generator.site import mkdocs_parallel
+
+# these pages are few and short: a build would make them in its own process (jobs_worth)
+pytestmark = pytest.mark.usefixtures("every_stage_forks")
 
 PAGES = {
     "index.md": "# Home\n\nSee [the second page](two.md) and [a note](notes/n.md#part).\n",
@@ -180,3 +185,58 @@ def test_a_cache_that_cannot_be_written_stops_the_compiling_ahead(
     (tmp_path / "xdg").mkdir()
     (tmp_path / "xdg" / "gpu-insights").write_text("a file where the cache's folder goes", "utf-8")
     assert list(mkdocs_parallel.compile_theme_ahead(_config(tmp_path, "readonly"))) == []
+
+
+def test_the_theme_s_files_are_those_mkdocs_lists_without_walking_hidden_folders(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """MkDocs copies no theme file with a hidden folder in its path: the listing skips those
+    folders (Material's 14,000 icons) and finds what MkDocs' own listing finds, in its order."""
+    over = tmp_path / "overrides"
+    for rel in [
+        "assets/x.css", "sub/c.js", "sub/deeper/d.png", ".hidden/a.css", "sub/.hidden/b.js",
+        "sub/.dot.css", ".dotfile", "main.html", "README.md", "mkdocs_theme.yml", "404.html",
+    ]:  # fmt: skip
+        (over / rel).parent.mkdir(parents=True, exist_ok=True)
+        (over / rel).write_text("x", "utf-8")
+    cfg = _config(tmp_path, "listing", theme=f"{{name: material, custom_dir: {over}}}")
+    env = cfg.theme.get_env()
+    stock, listed = Files([]), Files([])
+    stock.add_files_from_theme(env, cfg)
+    walked: list[str] = []
+    walk = mkdocs_parallel.os.walk
+
+    def recorded(top: str, **kw: Any) -> Any:
+        for folder, subs, names in walk(top, **kw):
+            walked.append(os.path.relpath(folder, top))
+            yield folder, subs, names
+
+    monkeypatch.setattr(mkdocs_parallel.os, "walk", recorded)
+    listed.add_files_from_theme(mkdocs_parallel._listing(env), cfg)
+    assert [(f.src_uri, f.abs_src_path) for f in listed] == [(f.src_uri, f.abs_src_path) for f in stock]
+    assert {"assets/x.css", "sub/c.js", "sub/deeper/d.png"} <= {f.src_uri for f in listed}
+    hidden = [w for w in walked if w != "." and any(part.startswith(".") for part in w.split("/"))]
+    assert "sub/deeper" in walked and hidden == []
+
+
+def test_environments_plugins_make_load_the_theme_compiled_by_an_earlier_build(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Material's search plugin makes environments of its own and compiled its language
+    templates in each, every build; they now load them from the theme's cache."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    mkdocs_parallel.build(_config(tmp_path, "first"), jobs=1)
+    compiled: list[str] = []
+    compile_ = jinja2.Environment.compile
+
+    def recorded(self: jinja2.Environment, source: Any, name: str | None = None, *a: Any, **k: Any) -> Any:
+        compiled.append(str(name))
+        return compile_(self, source, name, *a, **k)
+
+    monkeypatch.setattr(jinja2.Environment, "compile", recorded)
+    mkdocs_parallel.build(_config(tmp_path, "second"), jobs=1)
+    assert [n for n in compiled if n.startswith("partials/language")] == []
+    monkeypatch.setattr(jinja2.Environment, "compile", compile_)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "empty"))
+    mkdocs_parallel.build(_config(tmp_path, "third"), jobs=1)
+    assert _files(tmp_path / "site-third") == _files(tmp_path / "site-second")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 import vl_convert
@@ -14,12 +15,16 @@ from click.testing import CliRunner
 from generator.article import charts, svgdraw
 from generator.article.charts import ASSETS, vega_bundle, vega_bundle_name
 from generator.cli import main
+from generator.data import table as table_mod
 from generator.errors import BuildError
+from generator.project import Project
 from generator.signing import read_signed
+from generator.site import build as site_build
+from generator.site import mkdocs_parallel
 from generator.site.build import build
 
 from .conftest import ROOT, TINY_ROWS, shared_results_dir, write_results
-from .test_build import tiny_project
+from .test_build import quiet, tiny_project
 
 
 def tree(site: Path) -> dict[str, bytes]:
@@ -76,6 +81,48 @@ def test_any_changed_input_builds_again(tmp_path: Path, monkeypatch: pytest.Monk
     assert "site written to" in out
 
 
+def test_a_stage_forks_workers_only_when_its_work_is_worth_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Forking a pool costs more than a small site's stages take: with two jobs, the tiny
+    site's rounds are read, its files written and its pages made in the build's own process;
+    the official results' pages, 1.9 MB of Markdown, in two workers."""
+    given: dict[str, list[int]] = {}
+    for module in (site_build, mkdocs_parallel):
+        real = module.forked_map
+
+        def recorded(
+            task: Any, count: int, jobs: int, real: Any = real, name: str = module.__name__, **kw: Any
+        ) -> Any:
+            given.setdefault(name.rsplit(".", 1)[1], []).append(jobs)  # per stage: the jobs it forks
+            return real(task, count, jobs, **kw)
+
+        monkeypatch.setattr(module, "forked_map", recorded)
+    read = table_mod._in_parallel
+
+    def reading(task: Any, versions: list[str], jobs: int) -> Any:
+        given.setdefault("table", []).append(jobs)
+        return read(task, versions, jobs)
+
+    monkeypatch.setattr(table_mod, "_in_parallel", reading)
+    project = tiny_project(tmp_path)
+    results = write_results(tmp_path / "results", TINY_ROWS)
+    build(project=project, results=results, site_dir=tmp_path / "site", log=quiet, use_cache=False, jobs=2)
+    assert given == {"table": [1], "build": [1], "mkdocs_parallel": [1, 1]}
+    given.clear()
+    official = Project(ROOT).clone(tmp_path / "official")
+    build(
+        project=official,
+        results=shared_results_dir(),
+        site_dir=tmp_path / "o",
+        log=quiet,
+        use_cache=False,
+        jobs=2,
+    )
+    assert given == {"table": [2], "build": [2], "mkdocs_parallel": [2, 2]}
+
+
+@pytest.mark.usefixtures("every_stage_forks")
 def test_one_or_two_workers_build_byte_identical_sites(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -293,6 +293,10 @@ PHASES = {
 def test_a_killed_builds_workers_end_with_it_and_the_next_build_runs(repo: Path, phase: str) -> None:
     """Killed while its workers run, a build leaves none behind (one blocked on its pipe kept
     the lock, and every later build was refused as concurrent)."""
+    if phase == "MkDocs in workers":  # pages enough to be worth MkDocs' workers (jobs_worth)
+        tiny = repo / "content" / "tiny.md"
+        for i in range(30):
+            (repo / "content" / f"tiny-{i}.md").write_text(tiny.read_text())
     cmd = [_cli(), "build", "--results", "results", "--site-dir", "site", "--no-cache", "--jobs", "2"]
     with subprocess.Popen(cmd, cwd=repo, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) as proc:
         kids: set[int] = set()

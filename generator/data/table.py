@@ -28,11 +28,12 @@ from generator.data.results import (
     available_rounds,
     read_round,
     round_file,
+    round_files,
     version_key,
 )
 from generator.data.row import Row
 from generator.errors import LookupFailed, MissingRound
-from generator.workers import default_jobs, die_with_parent
+from generator.workers import default_jobs, die_with_parent, jobs_worth
 
 T = TypeVar("T")
 
@@ -80,18 +81,23 @@ def _frozen(value: Any) -> object:
     raise _NoKey
 
 
-#: rounds from which loading is spread over worker processes (one per core)
-PARALLEL_ROUNDS = 3
+#: what reading a round costs in one process, to tell whether workers are worth forking (see
+#: :func:`~generator.workers.jobs_worth`): seconds per file and per byte (the official v5.1,
+#: v6.0 and v6.1 files, 4 MB, took 90 ms in all on a 2-core machine; the sample's, 0.7 ms each)
+READ_SECONDS = (0.002, 30e-9)
 
 
-def _in_parallel(read: Callable[[str], T], versions: list[str], jobs: int | None = None) -> list[T]:
-    """``read`` of every version, in up to *jobs* forked worker processes (default: one per
-    core), in version order."""
-    cores = default_jobs(jobs)
-    if cores < 2:
+def _read_seconds(results_dir: Path, versions: list[str], manifest: Manifest) -> float:
+    files = [f for v in versions for f in round_files(results_dir, v, manifest)]
+    return sum(READ_SECONDS[0] + READ_SECONDS[1] * f.stat().st_size for f in files)
+
+
+def _in_parallel(read: Callable[[str], T], versions: list[str], jobs: int) -> list[T]:
+    """``read`` of every version, in up to *jobs* forked worker processes, in version order."""
+    if jobs < 2 or len(versions) < 2:
         return [read(v) for v in versions]
     ctx = mp.get_context("fork")
-    workers = min(cores, len(versions))
+    workers = min(jobs, len(versions))
     with ProcessPoolExecutor(workers, ctx, initializer=die_with_parent, initargs=(os.getpid(),)) as pool:
         return list(pool.map(read, versions))
 
@@ -175,8 +181,9 @@ class ResultsTable:
                     f"summary.xlsx, summary.json or summary.csv); run `gpu-insights fetch {v}`"
                 )
         read = functools.partial(read_round, d, manifest=manifest, divisions=divisions, suites=suites)
-        many = len(versions) >= PARALLEL_ROUNDS
-        loaded = _in_parallel(read, versions, jobs) if many else map(read, versions)
+        loaded = _in_parallel(
+            read, versions, jobs_worth(default_jobs(jobs), _read_seconds(d, versions, manifest))
+        )
         frames, reports = [], []
         for df, rep in loaded:  # in version order: the first bad round is the one reported
             frames.append(df)

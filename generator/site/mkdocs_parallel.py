@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import os
 import pickle
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -45,13 +46,19 @@ from mkdocs.structure.nav import Navigation, get_navigation
 from mkdocs.structure.pages import Page
 
 from generator.signing import read_signed, user_cache_dir, write_signed
-from generator.workers import forked_map
+from generator.workers import forked_map, jobs_worth
 
 log = logging.getLogger("mkdocs.commands.build")
 T = TypeVar("T")
 
 #: pages per task handed to a worker: small enough to balance, large enough to amortise
 CHUNK = 8
+#: what a page costs in one process, to tell whether workers are worth forking (see
+#: :func:`~generator.workers.jobs_worth`): seconds per page and per character, of its Markdown
+#: to convert, and of its HTML to put into the theme and the search index (fitted on the
+#: sample's site, 19 pages, and on the official results' site, 44 pages, on a 2-core machine)
+MARKDOWN_SECONDS = (0.0019, 0.29e-6)
+TEMPLATE_SECONDS = (0.0009, 0.1e-6)
 
 _STATE: dict[str, Any] = {}  # what forked workers read: set by the parent just before forking
 
@@ -289,6 +296,12 @@ def compile_theme_ahead(config: MkDocsConfig) -> Iterator[str]:
 # ------------------------------------------------------------------ the build
 
 
+def _seconds(cost: tuple[float, float], texts: Sequence[str | None]) -> float:
+    """What *texts* (one per page) cost to make into pages in one process, at *cost* (seconds
+    per page, per character)."""
+    return cost[0] * len(texts) + cost[1] * sum(len(t or "") for t in texts)
+
+
 def _populate(pages: Sequence[Page], config: MkDocsConfig, files: Files, jobs: int) -> None:
     for page in pages:
         config._current_page = page
@@ -298,6 +311,7 @@ def _populate(pages: Sequence[Page], config: MkDocsConfig, files: Files, jobs: i
         page.markdown = config.plugins.on_page_markdown(page.markdown, page=page, config=config, files=files)
         config._current_page = None
     state = {"pages": pages, "config": config, "files": files}
+    jobs = jobs_worth(jobs, _seconds(MARKDOWN_SECONDS, [p.markdown for p in pages]))
     for page, r in zip(pages, _in_workers(_render_markdown, len(pages), jobs, state), strict=True):
         _replay(r.records or [])
         if r.error:
@@ -362,8 +376,47 @@ def _write(page: Page, output: str) -> bool:
     return True
 
 
+class _VisibleFiles(jinja2.FileSystemLoader):
+    """The theme's loader, listing its files without walking hidden folders: MkDocs copies no
+    file with a hidden folder in its path (its filter drops ``.*`` and ``*/.*``), and Material
+    keeps its 14,000 icons in ``.icons/``, whose listing took 40 ms of every build."""
+
+    def list_templates(self) -> list[str]:
+        found: set[str] = set()
+        for top in self.searchpath:
+            for folder, subs, names in os.walk(top, followlinks=self.followlinks):
+                subs[:] = [d for d in subs if not d.startswith(".")]
+                rel = os.path.relpath(folder, top).replace(os.path.sep, "/")
+                found.update(n if rel == "." else f"{rel}/{n}" for n in names)
+        return sorted(found)
+
+
+def _listing(env: jinja2.Environment) -> jinja2.Environment:
+    """*env* as MkDocs lists the theme's static files from it (see :class:`_VisibleFiles`)."""
+    loader = env.loader
+    if type(loader) is not jinja2.FileSystemLoader:  # a plugin's own loader: listed as it lists
+        return env
+    return env.overlay(loader=_VisibleFiles(loader.searchpath, loader.encoding, loader.followlinks))
+
+
+def _cached_envs(config: MkDocsConfig) -> None:
+    """Every template environment the theme makes, the build's and those plugins make for
+    themselves, loads its compiled templates from :func:`theme_cache` (the theme, compiled once;
+    Material's search plugin alone compiled its language templates three times, 12 ms)."""
+    theme = config.theme
+    make, cache = theme.get_env, theme_cache()
+
+    def get_env() -> jinja2.Environment:
+        env = make()
+        env.bytecode_cache = cache
+        return env
+
+    theme.get_env = get_env  # type: ignore[method-assign]
+
+
 def _gather(config: MkDocsConfig) -> tuple[MkDocsConfig, Files, jinja2.Environment, Navigation]:
     """MkDocs' build up to the navigation: config events, clean site, files, nav."""
+    _cached_envs(config)
     config = config.plugins.on_config(config)
     config.plugins.on_pre_build(config=config)
     log.info("Cleaning site directory")
@@ -371,8 +424,7 @@ def _gather(config: MkDocsConfig) -> tuple[MkDocsConfig, Files, jinja2.Environme
     log.info(f"Building documentation to directory: {config.site_dir}")
     files = get_files(config)
     env = config.theme.get_env()
-    env.bytecode_cache = theme_cache()  # the theme, compiled once
-    files.add_files_from_theme(env, config)
+    files.add_files_from_theme(_listing(env), config)
     files = config.plugins.on_files(files, config=config)
     set_exclusions(files, config)
     nav = get_navigation(files, config)
@@ -425,6 +477,7 @@ def _build(config: MkDocsConfig, jobs: int) -> None:
     for template in config.extra_templates:
         mk_build._build_extra_template(template, files, config, nav)
     doc_files = files.documentation_pages(inclusion=InclusionLevel.is_included)
+    jobs = jobs_worth(jobs, _seconds(TEMPLATE_SECONDS, [p.content for p in pages]))
     search = deferred_search(config) if jobs > 1 else None  # in the parent: as MkDocs runs it
     contexts = _contexts(pages, doc_files, config, nav, search=search)
     state = {
