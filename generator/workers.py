@@ -41,10 +41,11 @@ def default_jobs(requested: int | None = None) -> int:
     return max(1, os.cpu_count() or 1)
 
 
-def jobs_worth(jobs: int, seconds: float) -> int:
-    """*jobs*, or one (this process) when the work to share, *seconds* of it estimated for one
-    process, is too small to be worth forking workers for (:data:`FORK_WORTH_SECONDS`)."""
-    return jobs if seconds >= FORK_WORTH_SECONDS else 1
+def jobs_worth(jobs: int, cost: tuple[float, float], items: int, size: float) -> int:
+    """*jobs*, or one (this process) when the work to share is too small to be worth forking
+    workers for (:data:`FORK_WORTH_SECONDS`): *items* things of *size* in all (bytes,
+    characters, figures), estimated at *cost* seconds per item and per unit of size."""
+    return jobs if cost[0] * items + cost[1] * size >= FORK_WORTH_SECONDS else 1
 
 
 def die_with_parent(parent: int) -> None:

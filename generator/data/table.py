@@ -27,7 +27,6 @@ from generator.data.results import (
     LoadReport,
     available_rounds,
     read_round,
-    round_file,
     round_files,
     version_key,
 )
@@ -85,11 +84,6 @@ def _frozen(value: Any) -> object:
 #: :func:`~generator.workers.jobs_worth`): seconds per file and per byte (the official v5.1,
 #: v6.0 and v6.1 files, 4 MB, took 90 ms in all on a 2-core machine; the sample's, 0.7 ms each)
 READ_SECONDS = (0.002, 30e-9)
-
-
-def _read_seconds(results_dir: Path, versions: list[str], manifest: Manifest) -> float:
-    files = [f for v in versions for f in round_files(results_dir, v, manifest)]
-    return sum(READ_SECONDS[0] + READ_SECONDS[1] * f.stat().st_size for f in files)
 
 
 def _in_parallel(read: Callable[[str], T], versions: list[str], jobs: int) -> list[T]:
@@ -174,16 +168,17 @@ class ResultsTable:
         to *jobs* worker processes (default: one per core)."""
         d = Path(results_dir)
         versions = [normalize_version(v) for v in rounds] if rounds else available_rounds(d)
-        for v in versions:
-            if round_file(d, v, manifest) is None:
+        files = [round_files(d, v, manifest) for v in versions]
+        for v, found in zip(versions, files, strict=True):
+            if not found:
                 raise MissingRound(
                     f"{d}: no results file for round v{v} (expected v{v}/summary_results.json, "
                     f"summary.xlsx, summary.json or summary.csv); run `gpu-insights fetch {v}`"
                 )
         read = functools.partial(read_round, d, manifest=manifest, divisions=divisions, suites=suites)
-        loaded = _in_parallel(
-            read, versions, jobs_worth(default_jobs(jobs), _read_seconds(d, versions, manifest))
-        )
+        size = sum(f.stat().st_size for found in files for f in found)
+        count = sum(len(found) for found in files)
+        loaded = _in_parallel(read, versions, jobs_worth(default_jobs(jobs), READ_SECONDS, count, size))
         frames, reports = [], []
         for df, rep in loaded:  # in version order: the first bad round is the one reported
             frames.append(df)

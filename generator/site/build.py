@@ -234,10 +234,6 @@ def _writes(
 WRITE_SECONDS = (0.0007, 0.00035)
 
 
-def _write_seconds(writes: list[tuple[Path, Callable[[Path], None]]], p: Prepared) -> float:
-    return WRITE_SECONDS[0] * len(writes) + WRITE_SECONDS[1] * sum(len(r.uses) for r in p.rendered)
-
-
 def write_docs(
     docs: Path,
     p: Prepared,
@@ -262,7 +258,8 @@ def write_docs(
         writer(path)
 
     # written in the workers (nothing comes back), when there is enough to write
-    for _ in forked_map(write, len(writes), jobs_worth(jobs, _write_seconds(writes, p))):
+    figures = sum(len(r.uses) for r in p.rendered)
+    for _ in forked_map(write, len(writes), jobs_worth(jobs, WRITE_SECONDS, len(writes), figures)):
         pass
     (docs / "assets" / "vega-bundle.js").write_text(vega_bundle(cache_dir), encoding="utf-8")
 

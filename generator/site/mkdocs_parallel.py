@@ -296,10 +296,8 @@ def compile_theme_ahead(config: MkDocsConfig) -> Iterator[str]:
 # ------------------------------------------------------------------ the build
 
 
-def _seconds(cost: tuple[float, float], texts: Sequence[str | None]) -> float:
-    """What *texts* (one per page) cost to make into pages in one process, at *cost* (seconds
-    per page, per character)."""
-    return cost[0] * len(texts) + cost[1] * sum(len(t or "") for t in texts)
+def _chars(texts: Sequence[str | None]) -> int:
+    return sum(len(t or "") for t in texts)
 
 
 def _populate(pages: Sequence[Page], config: MkDocsConfig, files: Files, jobs: int) -> None:
@@ -311,7 +309,7 @@ def _populate(pages: Sequence[Page], config: MkDocsConfig, files: Files, jobs: i
         page.markdown = config.plugins.on_page_markdown(page.markdown, page=page, config=config, files=files)
         config._current_page = None
     state = {"pages": pages, "config": config, "files": files}
-    jobs = jobs_worth(jobs, _seconds(MARKDOWN_SECONDS, [p.markdown for p in pages]))
+    jobs = jobs_worth(jobs, MARKDOWN_SECONDS, len(pages), _chars([p.markdown for p in pages]))
     for page, r in zip(pages, _in_workers(_render_markdown, len(pages), jobs, state), strict=True):
         _replay(r.records or [])
         if r.error:
@@ -477,7 +475,7 @@ def _build(config: MkDocsConfig, jobs: int) -> None:
     for template in config.extra_templates:
         mk_build._build_extra_template(template, files, config, nav)
     doc_files = files.documentation_pages(inclusion=InclusionLevel.is_included)
-    jobs = jobs_worth(jobs, _seconds(TEMPLATE_SECONDS, [p.content for p in pages]))
+    jobs = jobs_worth(jobs, TEMPLATE_SECONDS, len(pages), _chars([p.content for p in pages]))
     search = deferred_search(config) if jobs > 1 else None  # in the parent: as MkDocs runs it
     contexts = _contexts(pages, doc_files, config, nav, search=search)
     state = {
