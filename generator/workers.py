@@ -4,15 +4,22 @@ workers would otherwise keep its lock, and every later build would be refused)."
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import multiprocessing as mp
 import os
+import pickle
 import resource
 import signal
+import struct
 import sys
+import tempfile
 import threading
-from collections.abc import Callable, Iterator
-from typing import Any, TypeVar
+from collections.abc import Callable, Generator, Iterator
+from contextlib import AbstractContextManager
+from dataclasses import dataclass
+from multiprocessing.connection import Connection, wait
+from typing import IO, Any, TypeVar
 
 T = TypeVar("T")
 
@@ -20,9 +27,6 @@ PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
 #: how often a worker without prctl looks whether its parent is still there
 POLL_SECONDS = 0.5
 
-
-#: what a forked worker of :func:`forked_map` runs: set by the parent just before forking
-_TASK: dict[str, Any] = {}
 
 #: the work (in seconds of one process) a stage must have for worker processes to be worth
 #: forking. Measured on a 2-core machine, in a build holding pandas and MkDocs: a pool of two
@@ -94,39 +98,173 @@ def forked_map(
     count: int,
     jobs: int,
     *,
-    initializer: Callable[[], None] | None = None,
+    setup: Callable[[], AbstractContextManager[object]] | None = None,
     chunk: int = 8,
-) -> Iterator[T]:
-    """``task(i)`` for i in range(count), in *jobs* forked workers that see everything the
-    parent holds when the first result is asked for (nothing is pickled but the results); in
-    order, each as soon as it is there, so the parent handles one while the workers make the
-    next ones and holds a chunk of results at a time. One job runs in this process."""
-    if jobs <= 1:
-        if initializer is not None:
-            initializer()
+) -> Generator[T, None, None]:
+    """``task(i)`` for i in range(count), shared by this process and *jobs* - 1 forked workers
+    that see everything this process holds when the first result is asked for (nothing is
+    pickled but the results); in order, each as soon as it is there, so the caller handles one
+    while the workers make the next ones. Every task runs inside *setup* (entered once in a
+    worker, around each of this process's own batches). One job: every task here, no *setup*.
+    A task's exception is raised in its turn, as it would be in one process."""
+    if jobs <= 1 or count <= 1:
         yield from (task(i) for i in range(count))
         return
-    _TASK.clear()
-    _TASK.update(task=task, initializer=initializer, parent=os.getpid())
-    gc.freeze()  # the workers' collector then leaves the parent's objects (and their pages) alone
+    shared = _Shared(task, _batches(count, jobs, chunk), setup)
     try:
-        pool = mp.get_context("fork").Pool(min(jobs, count), initializer=_init_worker)
+        shared.fork(min(jobs, len(shared.batches)) - 1)
+        yield from shared.results()
     finally:
-        gc.unfreeze()
+        shared.stop()
+
+
+def _batches(count: int, jobs: int, most: int) -> list[range]:
+    """range(count) cut into batches of at most *most* tasks, smaller towards the end (each at
+    most 1/(2 *jobs*) of what is left), so that the processes finish close together."""
+    out, start = [], 0
+    while start < count:
+        size = max(1, min(most, (count - start) // (2 * jobs)))
+        out.append(range(start, start + size))
+        start += size
+    return out
+
+
+#: a worker's message to the parent: a batch's index and the length of its results in the file
+_MESSAGE = struct.Struct("<qq")
+
+
+@dataclass
+class _Forked:
+    """A worker: its process, the pipe it says what it finished on, and the (unlinked) file it
+    writes the results into, read up to *read*. Results go into a file, not the pipe: a
+    worker never waits for this process (busy with its own batch) to empty a full pipe."""
+
+    proc: Any
+    conn: Connection
+    results: IO[bytes]
+    read: int = 0
+    open: bool = True  # False once its pipe is closed: it has sent all it will
+
+
+class _Shared:
+    """The state of one :func:`forked_map`: the batches, which of them are taken (a counter in
+    shared memory: each process takes the next one when it is free), and their results."""
+
+    def __init__(
+        self,
+        task: Callable[[int], Any],
+        batches: list[range],
+        setup: Callable[[], AbstractContextManager[object]] | None,
+    ) -> None:
+        self.task, self.batches, self.setup = task, batches, setup
+        self.ctx = mp.get_context("fork")
+        self.taken = self.ctx.Value("q", 0)
+        self.workers: list[_Forked] = []
+        self.done: dict[int, tuple[list[Any], Exception | None]] = {}
+
+    def take(self) -> int | None:
+        with self.taken.get_lock():
+            i = int(self.taken.value)
+            if i >= len(self.batches):
+                return None
+            self.taken.value = i + 1
+        return i
+
+    def run(self, i: int) -> tuple[list[Any], Exception | None]:
+        """Batch *i*'s results, up to the task that raised, and its exception (None: no error)."""
+        out: list[Any] = []
+        try:
+            for t in self.batches[i]:
+                out.append(self.task(t))
+        except Exception as exc:  # noqa: BLE001 - raised in the parent, in its turn
+            return out, exc
+        return out, None
+
+    def fork(self, n: int) -> None:
+        parent = os.getpid()
+        gc.freeze()  # the workers' collector then leaves the parent's objects (and their pages) alone
+        try:
+            for _ in range(n):
+                conn, child = self.ctx.Pipe(duplex=False)
+                results = tempfile.TemporaryFile()  # noqa: SIM115 - closed by stop()
+                proc = self.ctx.Process(target=self._serve, args=(child, results, parent), daemon=True)
+                proc.start()
+                child.close()
+                self.workers.append(_Forked(proc, conn, results))
+        finally:
+            gc.unfreeze()
+
+    def _serve(self, conn: Connection, results: IO[bytes], parent: int) -> None:
+        """A worker's body: batches until none is left."""
+        die_with_parent(parent)
+        with self.setup() if self.setup is not None else contextlib.nullcontext():
+            while (i := self.take()) is not None:
+                blob = _pickled(self.run(i))
+                results.write(blob)
+                results.flush()
+                conn.send_bytes(_MESSAGE.pack(i, len(blob)))
+        conn.close()
+
+    def results(self) -> Iterator[Any]:
+        """Every task's result in order; this process takes a batch itself whenever the next
+        result is not there yet."""
+        for i in range(len(self.batches)):
+            while i not in self.done:
+                self.collect(block=False)
+                if i in self.done:
+                    break
+                mine = self.take()
+                if mine is None:
+                    self.collect(block=True)
+                    continue
+                with self.setup() if self.setup is not None else contextlib.nullcontext():
+                    self.done[mine] = self.run(mine)
+            values, error = self.done.pop(i)
+            yield from values
+            if error is not None:
+                raise error
+
+    def collect(self, *, block: bool) -> None:
+        """The results the workers have finished (waiting for one when *block*)."""
+        live = [w for w in self.workers if w.open]
+        if block and not live:
+            code = ", ".join(str(w.proc.exitcode) for w in self.workers)
+            raise WorkerDied(f"a worker process ended before finishing its work (exit status {code})")
+        for conn in wait([w.conn for w in live], timeout=None if block else 0):
+            w = next(w for w in live if w.conn is conn)
+            try:
+                i, size = _MESSAGE.unpack(w.conn.recv_bytes())
+            except (EOFError, OSError):
+                w.open = False
+                w.proc.join()
+                continue
+            self.done[i] = pickle.loads(os.pread(w.results.fileno(), size, w.read))
+            w.read += size
+
+    def stop(self) -> None:
+        for w in self.workers:
+            if w.proc.exitcode is None:
+                w.proc.kill()
+            w.proc.join()
+            w.conn.close()
+            w.results.close()
+
+
+class WorkerDied(RuntimeError):
+    """A worker process ended (killed, out of memory) before sending the results it owed."""
+
+
+def _pickled(outcome: tuple[list[Any], Exception | None]) -> bytes:
+    values, error = outcome
     try:
-        with pool:
-            chunks = (range(s, min(count, s + chunk)) for s in range(0, count, chunk))
-            for results in pool.imap(_run_chunk, chunks):
-                yield from results
-    finally:
-        _TASK.clear()
-
-
-def _init_worker() -> None:
-    die_with_parent(_TASK["parent"])
-    if _TASK["initializer"] is not None:
-        _TASK["initializer"]()
-
-
-def _run_chunk(indexes: range) -> list[Any]:
-    return [_TASK["task"](i) for i in indexes]
+        blob = pickle.dumps(outcome, protocol=pickle.HIGHEST_PROTOCOL)
+        if error is not None:
+            pickle.loads(blob)  # an exception the parent could not make again is sent as text
+        return blob
+    except Exception as exc:  # noqa: BLE001 - an exception (or result) that cannot cross processes
+        what = (
+            f"{type(error).__name__}: {error}"
+            if error is not None
+            else f"a result that cannot be sent ({exc})"
+        )
+        return pickle.dumps(([], WorkerDied(what)), protocol=pickle.HIGHEST_PROTOCOL)

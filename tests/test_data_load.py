@@ -11,7 +11,7 @@ import openpyxl
 import pandas as pd
 import pytest
 
-from generator.data import table as table_mod
+from generator import workers
 from generator.data.manifest import Manifest
 from generator.data.results import COLUMNS, read_results
 from generator.data.table import ResultsTable, Row
@@ -215,7 +215,7 @@ def test_one_job_loads_every_round_in_this_process(
     def refuse(*args: object, **kw: object) -> None:
         raise AssertionError("a worker pool was started with one job")
 
-    monkeypatch.setattr(table_mod, "ProcessPoolExecutor", refuse)
+    monkeypatch.setattr(workers, "_Shared", refuse)
     assert official.results_dir is not None
     one = ResultsTable.from_dir(official.results_dir, manifest, jobs=1)
     assert one.df.equals(official.df)

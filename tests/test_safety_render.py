@@ -425,3 +425,43 @@ def test_the_build_s_own_work_in_steps_runs_whole_while_workers_get_their_next_a
     assert events.count("step") == 8 and events.count("done") == 3
     last_step = len(events) - 1 - events[::-1].index("step")
     assert events.index("done") < last_step, events
+
+
+def test_a_worker_renders_its_next_article_while_this_process_is_busy(
+    tmp_path: Path, tiny: ResultsTable, manifest: Manifest
+) -> None:
+    """While many articles are left, a worker holds the next one (``pool.DEPTH``): it does not
+    wait for this process (loading MkDocs meanwhile) to give it one."""
+    paths = []
+    for i in range(4):
+        paths.append(tmp_path / f"a{i}.md")
+        paths[-1].write_text(HEAD + f"\nArticle {i}\n", "utf-8")
+    rendered_at = tmp_path / "at.txt"
+
+    def record(r: Rendered) -> None:  # in the worker, as each article is done
+        with rendered_at.open("a") as f:
+            f.write(f"{time.monotonic()}\n")
+
+    busy_until: list[float] = []
+
+    def meanwhile() -> None:
+        time.sleep(1.0)
+        busy_until.append(time.monotonic())
+
+    outs = render_articles(renderer(tiny, manifest), paths, jobs=1, after=record, meanwhile=meanwhile)
+    assert [o.rendered is not None for o in outs] == [True] * 4
+    times = [float(t) for t in rendered_at.read_text().split()]
+    assert sum(t < busy_until[0] for t in times) == 2
+
+
+def test_the_next_article_a_stopped_worker_held_renders_in_another(
+    tmp_path: Path, tiny: ResultsTable, manifest: Manifest
+) -> None:
+    endless = "\n{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}\n"
+    paths = [tmp_path / "slow.md", tmp_path / "next.md", tmp_path / "last.md"]
+    paths[0].write_text(HEAD + endless, "utf-8")
+    for p in paths[1:]:
+        p.write_text(HEAD + '\n{{ per_gpu("6.1-0001", "gpt-oss-120b", "Server") }}\n', "utf-8")
+    outs = render_articles(renderer(tiny, manifest, seconds=1.0), paths, jobs=1)
+    assert outs[0].error == f"{paths[0]}:7: the article took longer than the limit of 1 s to render"
+    assert [o.rendered is not None and "10,000" in o.rendered.markdown for o in outs[1:]] == [True, True]

@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+import contextlib
+import itertools
 import os
 import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from generator import workers
+from generator.errors import DataError
 
 CHILD = """
 import os, sys, time
@@ -74,3 +78,81 @@ def test_a_worker_whose_parent_died_before_it_asked_exits_at_once() -> None:
 
 def test_default_jobs_is_at_least_one() -> None:
     assert workers.default_jobs() >= 1
+
+
+# ------------------------------------------------------------------ forked_map
+
+
+def _slow_pid(i: int) -> tuple[int, int]:
+    time.sleep(0.005)  # long enough that the workers take batches before this process is done
+    return i, os.getpid()
+
+
+def test_forked_map_gives_every_result_in_order_shared_by_this_process_and_its_workers() -> None:
+    out = list(workers.forked_map(_slow_pid, 60, 3, chunk=4))
+    assert [i for i, _ in out] == list(range(60))
+    pids = {pid for _, pid in out}
+    assert os.getpid() in pids  # this process takes batches too, not only waits
+    assert len(pids) == 3
+
+
+def test_forked_map_runs_each_task_in_setup_once_per_worker_and_around_this_process_s_batches() -> None:
+    inside: list[bool] = [False]
+
+    @contextlib.contextmanager
+    def setup() -> Iterator[None]:
+        inside[0] = True
+        try:
+            yield
+        finally:
+            inside[0] = False
+
+    def task(i: int) -> bool:
+        time.sleep(0.002)
+        return inside[0]
+
+    assert all(workers.forked_map(task, 40, 2, setup=setup, chunk=2))
+    assert inside == [False]  # left as it was in this process
+
+
+def test_a_task_s_error_is_raised_in_its_turn_after_the_results_before_it() -> None:
+    def task(i: int) -> int:
+        time.sleep(0.002)
+        if i == 17:
+            raise DataError(f"results.json: line {i}: no value")
+        return i
+
+    got: list[int] = []
+    with pytest.raises(DataError) as err:
+        for r in workers.forked_map(task, 40, 2, chunk=3):
+            got.append(r)
+    assert got == list(range(17))
+    assert err.value.message == "results.json: line 17: no value"
+
+
+def test_a_worker_killed_midway_is_an_error_not_a_wait_for_ever() -> None:
+    parent = os.getpid()
+
+    def task(i: int) -> int:
+        if os.getpid() != parent:
+            os.kill(os.getpid(), signal.SIGKILL)
+        time.sleep(0.002)
+        return i
+
+    with pytest.raises(workers.WorkerDied) as err:
+        list(workers.forked_map(task, 40, 2, chunk=2))
+    assert str(err.value) == "a worker process ended before finishing its work (exit status -9)"
+
+
+def test_workers_end_when_their_results_are_no_longer_wanted() -> None:
+    results = workers.forked_map(_slow_pid, 200, 3, chunk=1)
+    seen = {pid for _, pid in itertools.islice(results, 30)}
+    results.close()
+    assert gone(seen - {os.getpid()}) == set()
+
+
+def test_one_job_runs_every_task_here_without_setup() -> None:
+    def setup() -> Iterator[None]:
+        raise AssertionError("not entered with one job")
+
+    assert list(workers.forked_map(_slow_pid, 5, 1, setup=setup)) == [(i, os.getpid()) for i in range(5)]  # type: ignore[arg-type]

@@ -166,8 +166,15 @@ def _serve(
         gc.freeze()
 
 
+#: articles a worker holds at once while many are left: the one it renders and the next, which
+#: it starts as soon as it has sent an outcome, not when this process (loading MkDocs meanwhile,
+#: or taking another worker's outcome) gets round to giving it one (a fifth of a second a worker)
+DEPTH = 2
+
+
 class _Worker:
-    """A forked worker process and the article it is rendering, if any."""
+    """A forked worker process and the articles it was given (it renders the first, then the
+    next), each by index and path."""
 
     def __init__(self, renderer: Renderer, after: Callable[[Rendered], Any] | None, cached: bool) -> None:
         ctx = mp.get_context("fork")
@@ -184,19 +191,29 @@ class _Worker:
         child.close()
         self.limit = renderer.limits.seconds
         self.table = renderer.lib.table
-        self.index = -1
-        self.path = Path()
-        self.group: Hashable = None  # what the articles it rendered last have in common
+        self.given: deque[tuple[int, Path]] = deque()
+        self.group: Hashable = None  # what the articles it was given last have in common
         self.start = self.deadline = 0.0
 
     def give(self, index: int, path: Path, group: Hashable) -> None:
-        self.index, self.path, self.group = index, path, group
-        self.start = time.monotonic()
-        self.deadline = self.start + self.limit + GRACE_SECONDS
+        self.given.append((index, path))
+        self.group = group
+        if len(self.given) == 1:
+            self._starts()
         self.conn.send(path)
 
+    def _starts(self) -> None:
+        """The first article given is the one it renders from now on (or since a little before)."""
+        self.start = time.monotonic()
+        self.deadline = self.start + self.limit + GRACE_SECONDS
+
+    @property
+    def path(self) -> Path:
+        """The article it renders."""
+        return self.given[0][1]
+
     def collect(self) -> tuple[str, Any, dict[str, str], Any]:
-        """The outcome of the article it was given; an error outcome if the worker died."""
+        """The outcome of the article it rendered; an error outcome if the worker died."""
         try:
             return _loads(self.conn.recv_bytes(), self.table)
         except (EOFError, OSError):
@@ -204,6 +221,14 @@ class _Worker:
             code = self.proc.exitcode
             why = f"signal {-code}" if code is not None and code < 0 else f"exit status {code}"
             return ("error", f"{self.path}: rendering stopped unexpectedly ({why})", {}, None)
+
+    def done(self) -> tuple[int, Path, float]:
+        """Forget the article it rendered (its outcome collected): its index, path and seconds."""
+        index, path = self.given.popleft()
+        seconds = time.monotonic() - self.start
+        if self.given:
+            self._starts()
+        return index, path, seconds
 
     def alive(self) -> bool:
         return self.proc.is_alive()
@@ -237,11 +262,21 @@ class _Queue:
 
     def __init__(self, todo: list[int], groups: Sequence[Hashable] | None) -> None:
         self.queues: dict[Hashable, deque[int]] = {}
+        self.groups = groups
         for i in todo:
             self.queues.setdefault(groups[i] if groups else None, deque()).append(i)
 
     def __bool__(self) -> bool:
         return bool(self.queues)
+
+    def __len__(self) -> int:
+        return sum(len(q) for q in self.queues.values())
+
+    def put_back(self, indexes: Sequence[int]) -> None:
+        """Articles given to a worker that stopped before rendering them: first of their groups again."""
+        for i in reversed(indexes):
+            group = self.groups[i] if self.groups else None
+            self.queues.setdefault(group, deque()).appendleft(i)
 
     def take(self, mine: Hashable, others: set[Hashable]) -> tuple[int, Hashable]:
         """The next article's index for a worker that rendered group *mine* last, while the
@@ -307,20 +342,13 @@ def render_articles(
     steps: Iterator[object] | None = None
     try:
         while queue or busy:
-            while queue and len(busy) < jobs:
-                w = idle.pop() if idle else _Worker(renderer, after, cache is not None)
-                if not w.alive():  # died between two articles
-                    w.stop(force=True)
-                    w = _Worker(renderer, after, cache is not None)
-                i, group = queue.take(w.group, {b.group for b in busy.values()})
-                w.give(i, paths[i], group)
-                busy[w.conn] = w
+            _give(queue, busy, idle, jobs, paths, lambda: _Worker(renderer, after, cache is not None))
             if meanwhile is not None:  # the workers are busy: this process's own work fits here
                 steps, meanwhile = meanwhile(), None
             if steps is not None and not wait(list(busy), timeout=0):  # no worker done yet
                 steps = steps if next(steps, _DONE) is not _DONE else None
                 continue
-            _collect(busy, idle, outcomes, renderer, cache)
+            _collect(busy, idle, outcomes, renderer, cache, queue)
             report()
     finally:
         for w in idle + list(busy.values()):
@@ -334,15 +362,40 @@ def render_articles(
 _DONE = object()
 
 
+def _give(
+    queue: _Queue,
+    busy: dict[Connection, _Worker],
+    idle: list[_Worker],
+    jobs: int,
+    paths: list[Path],
+    new: Callable[[], _Worker],
+) -> None:
+    """Give every worker (up to *jobs*, started as needed) an article, and, while more are left
+    than workers, a next one (see :data:`DEPTH`)."""
+    while queue and len(busy) < jobs:
+        w = idle.pop() if idle else new()
+        if not w.alive():  # died between two articles
+            w.stop(force=True)
+            w = new()
+        i, group = queue.take(w.group, {b.group for b in busy.values()})
+        w.give(i, paths[i], group)
+        busy[w.conn] = w
+    for w in busy.values():
+        while len(queue) >= jobs and len(w.given) < DEPTH:
+            i, group = queue.take(w.group, {b.group for b in busy.values() if b is not w})
+            w.give(i, paths[i], group)
+
+
 def _collect(
     busy: dict[Connection, _Worker],
     idle: list[_Worker],
     outcomes: list[Outcome | None],
     renderer: Renderer,
     cache: Cache | None,
+    queue: _Queue,
 ) -> None:
     """Wait for the next finished (or overdue) articles and record their outcomes; a worker
-    that died or was killed is not reused."""
+    that died or was killed is not reused, and the articles it held go back to the queue."""
     timeout = max(0.0, min(w.deadline for w in busy.values()) - time.monotonic())
     ready = wait(list(busy), timeout=timeout)
     now = time.monotonic()
@@ -353,16 +406,20 @@ def _collect(
             kind, value, deps, extra = w.kill()
         else:
             continue
-        del busy[w.conn]
-        if kind == "fatal":
+        index, path, seconds = w.done()
+        if kind == "fatal" or not w.alive():
+            del busy[w.conn]
             w.stop(force=True)
-        elif w.alive():
+            queue.put_back([i for i, _ in w.given])
+            w.given.clear()
+        elif not w.given:
+            del busy[w.conn]
             idle.append(w)
-        out = Outcome(w.path, seconds=now - w.start, extra=extra)
+        out = Outcome(path, seconds=seconds, extra=extra)
         if kind == "ok":
             out.rendered = value
             if cache is not None and not value.missing:
-                cache.store(w.path, renderer, value, deps)
+                cache.store(path, renderer, value, deps)
         else:
             out.error = value
-        outcomes[w.index] = out
+        outcomes[index] = out

@@ -10,10 +10,7 @@ from __future__ import annotations
 import difflib
 import functools
 import hashlib
-import multiprocessing as mp
-import os
 from collections.abc import Callable, Iterable
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -32,7 +29,7 @@ from generator.data.results import (
 )
 from generator.data.row import Row
 from generator.errors import LookupFailed, MissingRound
-from generator.workers import default_jobs, die_with_parent, jobs_worth
+from generator.workers import default_jobs, forked_map, jobs_worth
 
 T = TypeVar("T")
 
@@ -87,13 +84,8 @@ READ_SECONDS = (0.002, 30e-9)
 
 
 def _in_parallel(read: Callable[[str], T], versions: list[str], jobs: int) -> list[T]:
-    """``read`` of every version, in up to *jobs* forked worker processes, in version order."""
-    if jobs < 2 or len(versions) < 2:
-        return [read(v) for v in versions]
-    ctx = mp.get_context("fork")
-    workers = min(jobs, len(versions))
-    with ProcessPoolExecutor(workers, ctx, initializer=die_with_parent, initargs=(os.getpid(),)) as pool:
-        return list(pool.map(read, versions))
+    """``read`` of every version, shared with *jobs* - 1 forked worker processes, in version order."""
+    return list(forked_map(lambda i: read(versions[i]), len(versions), jobs, chunk=1))
 
 
 def _python_values(column: pd.Series) -> np.ndarray:

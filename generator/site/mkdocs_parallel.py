@@ -2,22 +2,24 @@
 
 ``mkdocs.commands.build.build`` converts every page's Markdown and renders every page's
 theme template one after the other, on one core. Both steps depend only on the page and
-on state that exists before they start (files, navigation, config), so here they run in
-forked workers, a slice of pages each:
+on state that exists before they start (files, navigation, config), so here the parent and
+forked workers share them, each taking the next batch of pages when it is free
+(:func:`~generator.workers.forked_map`):
 
 1. the parent runs the ``pre_page`` and ``page_markdown`` events and reads the sources;
-2. workers convert the Markdown (``Page.render``) and send back what it sets;
+2. workers (and the parent) convert the Markdown (``Page.render``); a worker sends back what it sets;
 3. the parent runs ``page_content``, ``env``, copies static files, renders the theme's
    own templates, and makes every page's template context (``page_context`` events);
-4. workers render the page templates and send back the HTML (or, when no plugin has a
-   ``post_page`` event, write the page themselves: the parent then receives no HTML);
+4. workers (and the parent) render the page templates; a worker sends back the HTML (or,
+   when no plugin has a ``post_page`` event, writes the page itself: the parent then receives
+   no HTML);
 5. the parent runs ``post_page``, writes the pages, validates anchors, ``post_build``.
 
 Every plugin event runs in the parent, in page order, as MkDocs runs them, with one
 exception: when Material's search plugin is the only ``page_context`` event, it indexes
-each page in the worker that renders it, and the parent appends the entries in page
-order. Log records a worker emits are sent back and re-emitted in page order (so
-``strict`` counts them). The
+each page where its template is rendered, and the parent appends the entries in page
+order. Log records emitted while pages are converted or rendered (in a worker or in the
+parent) are captured and re-emitted in page order (so ``strict`` counts them). The
 output is byte-identical to ``mkdocs build`` (a test builds both). Only full builds are
 supported (no ``--dirty``, no ``serve`` drafts): ``mkdocs serve`` keeps MkDocs' own build.
 """
@@ -81,15 +83,24 @@ class _Capture(logging.Handler):
         self.records.append(_Record(record.name, record.levelno, record.getMessage()))
 
 
-def _capturing() -> _Capture:
-    """In a worker: every record goes to one capturing handler (none reach the terminal)."""
-    capture = _Capture()
-    for name in [None, *logging.Logger.manager.loggerDict]:
-        logger = logging.getLogger(name)
-        if isinstance(logger, logging.Logger):
-            logger.handlers = []
-    logging.getLogger().handlers = [capture]
-    return capture
+@contextlib.contextmanager
+def _captured() -> Iterator[None]:
+    """While entered, every log record goes to one capturing handler (none reaches the
+    terminal), which :func:`_take_records` empties into each page's result: a worker's records,
+    and those of the pages this process makes itself, are then re-emitted in page order."""
+    loggers = [logging.getLogger(name) for name in [None, *logging.Logger.manager.loggerDict]]
+    loggers = [logger for logger in loggers if isinstance(logger, logging.Logger)]
+    saved = [logger.handlers for logger in loggers]
+    for logger in loggers:
+        logger.handlers = []
+    logging.getLogger().handlers = [_Capture()]
+    _STATE["capture"] = logging.getLogger().handlers[0]
+    try:
+        yield
+    finally:
+        _STATE.pop("capture", None)
+        for logger, handlers in zip(loggers, saved, strict=True):
+            logger.handlers = handlers
 
 
 def _replay(records: list[_Record]) -> None:
@@ -98,24 +109,20 @@ def _replay(records: list[_Record]) -> None:
 
 
 def _in_workers(task: Callable[[int], T], count: int, jobs: int, state: dict[str, Any]) -> Iterator[T]:
-    """``task(i)`` for i in range(count), in forked workers that see *state* (and log into a
-    capture); in order, each as soon as it is there."""
+    """``task(i)`` for i in range(count), shared with forked workers that see *state*, every
+    page's log records captured (see :func:`_captured`); in order, each as soon as it is
+    there. One job: in this process, logging as MkDocs does; pages still streamed one by one."""
     _STATE.clear()
     _STATE.update(state)
     try:
-        # one job: in this process, logging as MkDocs does; pages still streamed one by one
-        yield from forked_map(task, count, jobs, initializer=_init_worker if jobs > 1 else None, chunk=CHUNK)
+        yield from forked_map(task, count, jobs, setup=_captured, chunk=CHUNK)
     finally:
         _STATE.clear()
 
 
-def _init_worker() -> None:
-    _STATE["capture"] = _capturing()
-
-
 def _take_records() -> list[_Record]:
     capture: _Capture | None = _STATE.get("capture")
-    if capture is None:  # one job, in the parent: records went to their loggers already
+    if capture is None:  # one job: records went to their loggers already
         return []
     records, capture.records = capture.records, []
     return records
@@ -210,6 +217,7 @@ def _render_template(i: int) -> _Built:
             before = len(index.entries)
             context = search.on_page_context(context, page=page, config=config, nav=_STATE["nav"]) or context
             entries = index.entries[before:]
+            del index.entries[before:]  # appended in page order by the parent (this may be it)
         html = _STATE["env"].get_template(name).render(context)
         if not _STATE["write"]:
             return _Built(html, entries, records=_take_records())
