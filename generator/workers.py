@@ -129,6 +129,9 @@ def _batches(count: int, jobs: int, most: int) -> list[range]:
     return out
 
 
+#: how often the parent, waiting for the batch counter's lock, looks whether a worker died with it
+LOCK_WATCH_SECONDS = 0.5
+
 #: a worker's message to the parent: a batch's index and the length of its results in the file
 _MESSAGE = struct.Struct("<qq")
 
@@ -162,13 +165,24 @@ class _Shared:
         self.workers: list[_Forked] = []
         self.done: dict[int, tuple[list[Any], Exception | None]] = {}
 
-    def take(self) -> int | None:
-        with self.taken.get_lock():
+    def take(self, *, watch: bool = False) -> int | None:
+        """The next batch's index, None when every batch is taken; *watch* (in the parent): a
+        worker killed while it held the counter's lock (which nobody then releases) is an error."""
+        lock = self.taken.get_lock()
+        while not lock.acquire(timeout=LOCK_WATCH_SECONDS):
+            if watch and any(w.proc.exitcode not in (None, 0) for w in self.workers):
+                raise WorkerDied(f"a worker process ended while taking work ({self._statuses()})")
+        try:
             i = int(self.taken.value)
             if i >= len(self.batches):
                 return None
             self.taken.value = i + 1
-        return i
+            return i
+        finally:
+            lock.release()
+
+    def _statuses(self) -> str:
+        return "exit status " + ", ".join(str(w.proc.exitcode) for w in self.workers)
 
     def run(self, i: int) -> tuple[list[Any], Exception | None]:
         """Batch *i*'s results, up to the task that raised, and its exception (None: no error)."""
@@ -188,8 +202,14 @@ class _Shared:
                 conn, child = self.ctx.Pipe(duplex=False)
                 results = tempfile.TemporaryFile()  # noqa: SIM115 - closed by stop()
                 proc = self.ctx.Process(target=self._serve, args=(child, results, parent), daemon=True)
-                proc.start()
-                child.close()
+                try:
+                    proc.start()
+                except BaseException:  # no process (out of memory, too many): nothing left open
+                    conn.close()
+                    results.close()
+                    raise
+                finally:
+                    child.close()
                 self.workers.append(_Forked(proc, conn, results))
         finally:
             gc.unfreeze()
@@ -213,7 +233,7 @@ class _Shared:
                 self.collect(block=False)
                 if i in self.done:
                     break
-                mine = self.take()
+                mine = self.take(watch=True)
                 if mine is None:
                     self.collect(block=True)
                     continue
@@ -228,8 +248,7 @@ class _Shared:
         """The results the workers have finished (waiting for one when *block*)."""
         live = [w for w in self.workers if w.open]
         if block and not live:
-            code = ", ".join(str(w.proc.exitcode) for w in self.workers)
-            raise WorkerDied(f"a worker process ended before finishing its work (exit status {code})")
+            raise WorkerDied(f"a worker process ended before finishing its work ({self._statuses()})")
         for conn in wait([w.conn for w in live], timeout=None if block else 0):
             w = next(w for w in live if w.conn is conn)
             try:

@@ -465,3 +465,22 @@ def test_the_next_article_a_stopped_worker_held_renders_in_another(
     outs = render_articles(renderer(tiny, manifest, seconds=1.0), paths, jobs=1)
     assert outs[0].error == f"{paths[0]}:7: the article took longer than the limit of 1 s to render"
     assert [o.rendered is not None and "10,000" in o.rendered.markdown for o in outs[1:]] == [True, True]
+
+
+def test_an_article_whose_worker_dies_is_an_error_and_the_ones_after_it_render(
+    tmp_path: Path, tiny: ResultsTable, manifest: Manifest
+) -> None:
+    """Whether or not the worker held the next article already, and whenever this process
+    notices it died: the article it died on is the error, the next ones render elsewhere."""
+    paths = []
+    for i in range(4):
+        paths.append(tmp_path / f"a{i}.md")
+        paths[-1].write_text(HEAD + f"\nArticle {i}\n", "utf-8")
+
+    def crash_on_a1(r: Rendered) -> None:  # in the worker
+        if r.article.path.name == "a1.md":
+            os.kill(os.getpid(), 9)
+
+    outs = render_articles(renderer(tiny, manifest), paths, jobs=1, after=crash_on_a1)
+    assert outs[1].error == f"{paths[1]}: rendering stopped unexpectedly (signal 9)"
+    assert [o.rendered is not None for o in outs] == [True, False, True, True]

@@ -11,6 +11,7 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -156,3 +157,23 @@ def test_one_job_runs_every_task_here_without_setup() -> None:
         raise AssertionError("not entered with one job")
 
     assert list(workers.forked_map(_slow_pid, 5, 1, setup=setup)) == [(i, os.getpid()) for i in range(5)]  # type: ignore[arg-type]
+
+
+def test_a_worker_killed_holding_the_batch_counter_is_an_error_not_a_wait_for_ever(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The counter's lock is never released by a process killed while it holds it."""
+    parent = os.getpid()
+    real_run = workers._Shared.run
+
+    def run(self: workers._Shared, i: int) -> Any:
+        if os.getpid() != parent:
+            self.taken.get_lock().acquire()
+            os.kill(os.getpid(), signal.SIGKILL)
+        return real_run(self, i)
+
+    monkeypatch.setattr(workers._Shared, "run", run)
+    monkeypatch.setattr(workers, "LOCK_WATCH_SECONDS", 0.05)
+    with pytest.raises(workers.WorkerDied) as err:
+        list(workers.forked_map(_slow_pid, 40, 2, chunk=2))
+    assert str(err.value) == "a worker process ended while taking work (exit status -9)"

@@ -194,6 +194,7 @@ class _Worker:
         self.given: deque[tuple[int, Path]] = deque()
         self.group: Hashable = None  # what the articles it was given last have in common
         self.start = self.deadline = 0.0
+        self.ended = False  # its pipe closed: it sends nothing more
 
     def give(self, index: int, path: Path, group: Hashable) -> None:
         self.given.append((index, path))
@@ -217,6 +218,7 @@ class _Worker:
         try:
             return _loads(self.conn.recv_bytes(), self.table)
         except (EOFError, OSError):
+            self.ended = True
             self.proc.join()
             code = self.proc.exitcode
             why = f"signal {-code}" if code is not None and code < 0 else f"exit status {code}"
@@ -407,12 +409,12 @@ def _collect(
         else:
             continue
         index, path, seconds = w.done()
-        if kind == "fatal" or not w.alive():
+        if kind == "fatal" or w.ended:  # the articles it still held render in another worker
             del busy[w.conn]
             w.stop(force=True)
             queue.put_back([i for i, _ in w.given])
             w.given.clear()
-        elif not w.given:
+        elif not w.given:  # one that died since is replaced when given its next article
             del busy[w.conn]
             idle.append(w)
         out = Outcome(path, seconds=seconds, extra=extra)

@@ -31,7 +31,7 @@ import logging
 import os
 import pickle
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
@@ -108,7 +108,9 @@ def _replay(records: list[_Record]) -> None:
         logging.getLogger(r.name).log(r.level, r.message)
 
 
-def _in_workers(task: Callable[[int], T], count: int, jobs: int, state: dict[str, Any]) -> Iterator[T]:
+def _in_workers(
+    task: Callable[[int], T], count: int, jobs: int, state: dict[str, Any]
+) -> Generator[T, None, None]:
     """``task(i)`` for i in range(count), shared with forked workers that see *state*, every
     page's log records captured (see :func:`_captured`); in order, each as soon as it is
     there. One job: in this process, logging as MkDocs does; pages still streamed one by one."""
@@ -318,16 +320,18 @@ def _populate(pages: Sequence[Page], config: MkDocsConfig, files: Files, jobs: i
         config._current_page = None
     state = {"pages": pages, "config": config, "files": files}
     jobs = jobs_worth(jobs, MARKDOWN_SECONDS, len(pages), _chars([p.markdown for p in pages]))
-    for page, r in zip(pages, _in_workers(_render_markdown, len(pages), jobs, state), strict=True):
-        _replay(r.records or [])
-        if r.error:
-            log.error(r.error)
-            raise r.exc or BuildError(r.error)
-        _apply(page, r, files)
-        assert page.content is not None
-        config._current_page = page
-        page.content = config.plugins.on_page_content(page.content, page=page, config=config, files=files)
-        config._current_page = None
+    # closed at once on an error: the workers stop rather than convert the pages left
+    with contextlib.closing(_in_workers(_render_markdown, len(pages), jobs, state)) as converted:
+        for page, r in zip(pages, converted, strict=True):
+            _replay(r.records or [])
+            if r.error:
+                log.error(r.error)
+                raise r.exc or BuildError(r.error)
+            _apply(page, r, files)
+            assert page.content is not None
+            config._current_page = page
+            page.content = config.plugins.on_page_content(page.content, page=page, config=config, files=files)
+            config._current_page = None
 
 
 def _contexts(
@@ -357,21 +361,23 @@ def _write_pages(pages: Sequence[Page], config: MkDocsConfig, state: dict[str, A
     """Templates rendered (and, with no ``post_page`` event, pages written) in workers;
     ``post_page`` events and writing the rest here, in page order."""
     search = state["search"]
-    for page, built in zip(pages, _in_workers(_render_template, len(pages), jobs, state), strict=True):
-        _replay(built.records or [])
-        if built.error:
-            log.error(built.error)
-            raise built.exc or BuildError(built.error)
-        if search is not None:
-            search.search_index.entries.extend(built.entries or [])
-        written = built.written  # None: a post_page event reads the HTML first, here
-        if written is None:
-            config._current_page = page
-            output = config.plugins.on_post_page(built.html, page=page, config=config)
-            config._current_page = None
-            written = _write(page, output)
-        if not written:
-            log.info(f"Page skipped: '{page.file.src_uri}'. Generated empty output.")
+    # closed at once on an error: the workers stop rather than write the pages left
+    with contextlib.closing(_in_workers(_render_template, len(pages), jobs, state)) as made:
+        for page, built in zip(pages, made, strict=True):
+            _replay(built.records or [])
+            if built.error:
+                log.error(built.error)
+                raise built.exc or BuildError(built.error)
+            if search is not None:
+                search.search_index.entries.extend(built.entries or [])
+            written = built.written  # None: a post_page event reads the HTML first, here
+            if written is None:
+                config._current_page = page
+                output = config.plugins.on_post_page(built.html, page=page, config=config)
+                config._current_page = None
+                written = _write(page, output)
+            if not written:
+                log.info(f"Page skipped: '{page.file.src_uri}'. Generated empty output.")
 
 
 def _write(page: Page, output: str) -> bool:
