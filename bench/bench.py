@@ -27,7 +27,8 @@ in this one run, median over the pairs:
   command would compile gpu-insights' modules again (0.2-0.4 s) but not MkDocs';
 - scale: synthetic rounds x articles (resampled real systems): seconds, per-article seconds
   and peak memory per point; the full run sweeps 5-40 rounds and 50-200 articles with 1 and
-  2 workers, --quick two small points;
+  2 workers, --quick two small points; each in a scratch folder on tmpfs where there is one
+  (`scratch` in the output; see :func:`default_scratch`; --scratch to choose);
 - workers_speedup_40x200 and rounds_growth_40_vs_5 (full run only): the scale goals as medians
   of --runs rounds of paired builds (40 rounds x 200 articles with 1 worker, with 2, and 5 rounds
   with 2): time with 1 worker / with 2, and time at 40 rounds / at 5 (the whole build: 35 more
@@ -324,8 +325,20 @@ def _article(i: int, v: str, date: dt.date) -> str:
     )
 
 
-def scale_child(results: Path, n_rounds: int, n_articles: int, jobs: int) -> None:
-    with tempfile.TemporaryDirectory() as d:
+def default_scratch() -> Path | None:
+    """Where the scale builds make their projects and sites: tmpfs (``/dev/shm``) when there is
+    one. On this machine's ext4 disk, creating files under /tmp soon after thousands were
+    deleted there costs the kernel up to a millisecond a file (measured in December 2026:
+    1,000 files written in a new folder, the previous one deleted, twelve times in a row: 0.05 s
+    the first time, then 0.19, 0.32, ... up to 0.98 s, all of it system time); every build
+    deletes thousands of files, so that cost fell on whichever build came next, a build with
+    two workers right after one with one worker in each round of pairs. On tmpfs: 0.015 s."""
+    shm = Path("/dev/shm")
+    return shm if shm.is_dir() and os.access(shm, os.W_OK) else None
+
+
+def scale_child(results: Path, n_rounds: int, n_articles: int, jobs: int, scratch: Path | None) -> None:
+    with tempfile.TemporaryDirectory(dir=scratch) as d:
         project = synthetic(results, Path(d), n_rounds, n_articles)
         rows = sum(len(json.loads(f.read_text("utf-8"))) for f in (Path(d) / "results").glob("v*/*.json"))
         t = time.perf_counter()
@@ -357,10 +370,15 @@ def scale_child(results: Path, n_rounds: int, n_articles: int, jobs: int) -> Non
         )
 
 
+#: the scale builds' scratch folder (:func:`default_scratch`, or --scratch); None: the system's
+SCRATCH: list[Path | None] = [None]
+
+
 def bench_scale(results: Path, points: list[tuple[int, int, int]]) -> list[dict[str, object]]:
     out = []
     for n_rounds, n_articles, jobs in points:
         cmd = [sys.executable, __file__, "--scale-child", "--results", str(results)]
+        cmd += ["--scratch", str(SCRATCH[0])] if SCRATCH[0] is not None else []
         cmd += ["--rounds", str(n_rounds), "--articles", str(n_articles), "--jobs", str(jobs)]
         proc = subprocess.run(cmd, check=True, capture_output=True, text=True)
         out.append(json.loads(proc.stdout.strip().splitlines()[-1]))
@@ -398,7 +416,8 @@ def machine_ceiling() -> float:
 def bench_pairs(results: Path, runs: int) -> dict[str, dict[str, object]]:
     """The two scale goals as paired ratios (a single point moves by up to a tenth between runs on
     this machine): 40 rounds x 200 articles with 1 worker / with 2, and with 2 workers 40 rounds /
-    5 rounds; each round of runs makes the builds one after the other; medians of the pairs.
+    5 rounds; each round of runs makes the builds one after the other (every other round in the
+    reverse order); medians of the pairs.
     Each round also measures :func:`machine_ceiling`, the most the workers could gain then, and
     the cost of one more article at 5 and at 40 rounds (the difference between 200 and 50
     articles, over 150: what the site's pages per round and the loading of the rounds, the
@@ -411,8 +430,10 @@ def bench_pairs(results: Path, runs: int) -> dict[str, dict[str, object]]:
         (5, 50, 2): [],
     }
     ceiling = []
-    for _ in range(runs):
-        for n_rounds, n_articles, jobs in seconds:
+    for k in range(runs):
+        # every other round in the reverse order: no build always comes first, or right after
+        # the same one (on this machine a build's seconds depend on what ran just before it)
+        for n_rounds, n_articles, jobs in list(seconds)[:: 1 if k % 2 == 0 else -1]:
             p = bench_scale(results, [(n_rounds, n_articles, jobs)])[0]
             seconds[(n_rounds, n_articles, jobs)].append(float(p["seconds"]))  # type: ignore[arg-type]
         ceiling.append(machine_ceiling())
@@ -443,14 +464,21 @@ def main() -> None:
     )
     ap.add_argument("--json", action="store_true", help="print one JSON object")
     ap.add_argument("--runs", type=int, default=None, help="pairs per ratio (default 5)")
+    ap.add_argument(
+        "--scratch",
+        type=Path,
+        default=default_scratch(),
+        help="the scale builds' scratch folder (default: /dev/shm when there is one, else the system's)",
+    )
     ap.add_argument("--scale-child", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--rounds", type=int, default=20, help=argparse.SUPPRESS)
     ap.add_argument("--articles", type=int, default=100, help=argparse.SUPPRESS)
     ap.add_argument("--jobs", type=int, default=2, help=argparse.SUPPRESS)
     args = ap.parse_args()
     results = args.results.resolve()
+    SCRATCH[0] = args.scratch
     if args.scale_child:
-        scale_child(results, args.rounds, args.articles, args.jobs)
+        scale_child(results, args.rounds, args.articles, args.jobs, args.scratch)
         return
     # 5 with --quick too (until December 2026: 3): on the sample a cold build takes a second, and
     # one pair in three moving by a tenth moved the median across a goal
@@ -471,6 +499,7 @@ def main() -> None:
         "times": ratios,
         **check,
         "scale": scale,
+        "scratch": str(args.scratch or tempfile.gettempdir()),
         **pairs,
     }
     if args.json:
