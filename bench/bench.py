@@ -37,8 +37,8 @@ in this one run, median over the pairs:
   at 5;
   machine_two_process_ceiling, measured in each of those rounds: how much more pure-Python work
   over a large working set two processes at once get done than one (2.0 at best; this machine,
-  a virtual one on a shared host, gave 1.67-2.03 within minutes in December 2026, and 1.42-2.06 within one full run), the most the
-  second worker could have gained in that round.
+  a virtual one on a shared host, gave 1.67-2.03 within minutes in December 2026, and 1.42-2.06
+  within one full run), the most the second worker could have gained in that round.
 """
 
 from __future__ import annotations
