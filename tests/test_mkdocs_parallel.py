@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import os
+import time
 from pathlib import Path
 from typing import Any
 
@@ -240,3 +241,33 @@ def test_environments_plugins_make_load_the_theme_compiled_by_an_earlier_build(
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "empty"))
     mkdocs_parallel.build(_config(tmp_path, "third"), jobs=1)
     assert _files(tmp_path / "site-third") == _files(tmp_path / "site-second")
+
+
+def test_warnings_of_pages_the_parent_and_a_worker_convert_come_out_in_page_order(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The build's process converts pages too (its own batches): their records are captured and
+    re-emitted in page order with the worker's, as ``mkdocs build`` emits them."""
+    pages = {f"p{i:02d}.md": f"# P{i}\n\nA [link](missing-{i:02d}.md).\n" for i in range(24)}
+    converted_by = tmp_path / "pids.txt"
+    real = mkdocs_parallel._render_markdown
+
+    def render(i: int) -> Any:
+        with converted_by.open("a") as f:
+            f.write(f"{os.getpid()}\n")
+        time.sleep(0.01)  # long enough that both processes take pages
+        return real(i)
+
+    monkeypatch.setattr(mkdocs_parallel, "CHUNK", 2)
+    with caplog.at_level(logging.WARNING, logger="mkdocs"):
+        mk_build.build(_config(tmp_path, "stock", **pages))
+    stock = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    caplog.clear()
+    monkeypatch.setattr(mkdocs_parallel, "_render_markdown", render)
+    with caplog.at_level(logging.WARNING, logger="mkdocs"):
+        mkdocs_parallel.build(_config(tmp_path, "parallel", **pages), jobs=2)
+    parallel = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert len(set(converted_by.read_text().split())) == 2
+    assert str(os.getpid()) in converted_by.read_text().split()
+    assert parallel == stock
+    assert sum("missing-" in m for m in parallel) == 24
