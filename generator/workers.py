@@ -159,7 +159,8 @@ class _Shared:
         batches: list[range],
         setup: Callable[[], AbstractContextManager[object]] | None,
     ) -> None:
-        self.task, self.batches, self.setup = task, batches, setup
+        self.task, self.batches = task, batches
+        self.setup: Callable[[], AbstractContextManager[object]] = setup or contextlib.nullcontext
         self.ctx = mp.get_context("fork")
         self.taken = self.ctx.Value("q", 0)
         self.workers: list[_Forked] = []
@@ -217,7 +218,7 @@ class _Shared:
     def _serve(self, conn: Connection, results: IO[bytes], parent: int) -> None:
         """A worker's body: batches until none is left."""
         die_with_parent(parent)
-        with self.setup() if self.setup is not None else contextlib.nullcontext():
+        with self.setup():
             while (i := self.take()) is not None:
                 blob = _pickled(self.run(i))
                 results.write(blob)
@@ -237,7 +238,7 @@ class _Shared:
                 if mine is None:
                     self.collect(block=True)
                     continue
-                with self.setup() if self.setup is not None else contextlib.nullcontext():
+                with self.setup():
                     self.done[mine] = self.run(mine)
             values, error = self.done.pop(i)
             yield from values
@@ -274,7 +275,7 @@ class WorkerDied(RuntimeError):
 
 
 def _pickled(outcome: tuple[list[Any], Exception | None]) -> bytes:
-    values, error = outcome
+    error = outcome[1]
     try:
         blob = pickle.dumps(outcome, protocol=pickle.HIGHEST_PROTOCOL)
         if error is not None:

@@ -320,18 +320,34 @@ def _populate(pages: Sequence[Page], config: MkDocsConfig, files: Files, jobs: i
         config._current_page = None
     state = {"pages": pages, "config": config, "files": files}
     jobs = jobs_worth(jobs, MARKDOWN_SECONDS, len(pages), _chars([p.markdown for p in pages]))
-    # closed at once on an error: the workers stop rather than convert the pages left
-    with contextlib.closing(_in_workers(_render_markdown, len(pages), jobs, state)) as converted:
-        for page, r in zip(pages, converted, strict=True):
+
+    def content(page: Page, r: _Rendered) -> None:
+        _apply(page, r, files)
+        assert page.content is not None
+        config._current_page = page
+        page.content = config.plugins.on_page_content(page.content, page=page, config=config, files=files)
+        config._current_page = None
+
+    _each_page(_render_markdown, pages, jobs, state, content)
+
+
+def _each_page(
+    task: Callable[[int], Any],
+    pages: Sequence[Page],
+    jobs: int,
+    state: dict[str, Any],
+    use: Callable[[Page, Any], None],
+) -> None:
+    """*use* on each page and what *task* made of it (:func:`_in_workers`), in page order, after
+    the page's log records are re-emitted; a page's error is logged and raised as MkDocs does,
+    and the workers stop at once rather than make the pages left."""
+    with contextlib.closing(_in_workers(task, len(pages), jobs, state)) as made:
+        for page, r in zip(pages, made, strict=True):
             _replay(r.records or [])
             if r.error:
                 log.error(r.error)
                 raise r.exc or BuildError(r.error)
-            _apply(page, r, files)
-            assert page.content is not None
-            config._current_page = page
-            page.content = config.plugins.on_page_content(page.content, page=page, config=config, files=files)
-            config._current_page = None
+            use(page, r)
 
 
 def _contexts(
@@ -361,23 +377,20 @@ def _write_pages(pages: Sequence[Page], config: MkDocsConfig, state: dict[str, A
     """Templates rendered (and, with no ``post_page`` event, pages written) in workers;
     ``post_page`` events and writing the rest here, in page order."""
     search = state["search"]
-    # closed at once on an error: the workers stop rather than write the pages left
-    with contextlib.closing(_in_workers(_render_template, len(pages), jobs, state)) as made:
-        for page, built in zip(pages, made, strict=True):
-            _replay(built.records or [])
-            if built.error:
-                log.error(built.error)
-                raise built.exc or BuildError(built.error)
-            if search is not None:
-                search.search_index.entries.extend(built.entries or [])
-            written = built.written  # None: a post_page event reads the HTML first, here
-            if written is None:
-                config._current_page = page
-                output = config.plugins.on_post_page(built.html, page=page, config=config)
-                config._current_page = None
-                written = _write(page, output)
-            if not written:
-                log.info(f"Page skipped: '{page.file.src_uri}'. Generated empty output.")
+
+    def write(page: Page, built: _Built) -> None:
+        if search is not None:
+            search.search_index.entries.extend(built.entries or [])
+        written = built.written  # None: a post_page event reads the HTML first, here
+        if written is None:
+            config._current_page = page
+            output = config.plugins.on_post_page(built.html, page=page, config=config)
+            config._current_page = None
+            written = _write(page, output)
+        if not written:
+            log.info(f"Page skipped: '{page.file.src_uri}'. Generated empty output.")
+
+    _each_page(_render_template, pages, jobs, state, write)
 
 
 def _write(page: Page, output: str) -> bool:
