@@ -35,11 +35,19 @@ def convert(text: str, *, inert: bool, more: tuple[str, ...] = ()) -> str:
 
 
 def stashed(text: str) -> int:
-    """How many of the generator's elements the extension stored whole (Markdown's own pattern
-    stores tags one by one)."""
-    md = markdown.Markdown(extensions=[*EXTENSIONS, InertMarkdownExtension()])  # type: ignore[list-item]
+    """How many of the generator's elements the extension hid or stored whole (Markdown's own
+    pattern stores tags one by one)."""
+    return sum(hidden_and_stashed(text))
+
+
+def hidden_and_stashed(text: str) -> tuple[int, int]:
+    """The generator's elements (or runs of them) the extension hid before Markdown read the
+    page, and those its inline pattern stored whole."""
+    ext = InertMarkdownExtension()
+    md = markdown.Markdown(extensions=[*EXTENSIONS, ext])  # type: ignore[list-item]
     md.convert(text)
-    return sum(1 for b in md.htmlStash.rawHtmlBlocks if isinstance(b, str) and re.fullmatch(ELEMENT, b))
+    whole = sum(1 for b in md.htmlStash.rawHtmlBlocks if isinstance(b, str) and re.fullmatch(ELEMENT, b))
+    return len(ext.kept), whole
 
 
 def test_a_footnote_of_entries_and_a_review_paragraph_convert_to_the_same_html() -> None:
@@ -49,6 +57,7 @@ def test_a_footnote_of_entries_and_a_review_paragraph_convert_to_the_same_html()
         f"Text.[^1]\n\n[^1]: MLPerf® Inference v6.1 Closed. <br>**gpt-oss-120b** Server (entries {ENTRY}, {ENTRY}).\n"
     )
     assert stashed(text) == 6  # the two entries of the note are one run
+    assert hidden_and_stashed(text) == (5, 1)  # a heading's element is left to the inline pattern
     assert convert(text, inert=True) == convert(text, inert=False)
 
 
@@ -102,6 +111,49 @@ CODE_AND_LINKS = [
     f'<div markdown="1">\n<p>{M}</p>\n</div>',
     '<span>a\n<!-- c -->\nb <span class="gi-id">6.1</span>',
 ]
+
+
+#: places where an element is read differently if hidden before Markdown reads the page (each is
+#: left as written): headings (their text makes the anchor), titles and attributes, HTML lines
+#: (Markdown's HTML parsers read their tags), escapes, block quotes, attribute lists
+NOT_HIDDEN = [
+    f"# Heading {M}",
+    f"Heading {M}\n===",
+    f"Heading {M}\n---",
+    f'!!! note "Title {M}"\n    body',
+    f'[y]: http://a "{M}"',
+    f"<summary>{M}</summary>",
+    f"x\n<p>{M}</p>",
+    f"\\{M}",
+    f"> {M}",
+    f"{M}\n{{: .c}}",
+    f"[a {M} b](http://x)",
+    f"[a\n{M}\nb](http://x)",
+    f"[a]({M}",
+    '<mark class="gi-fig" title="a&#40;b">1</mark> [x](y)',
+]
+
+
+def test_elements_are_hidden_only_where_nothing_could_read_them_differently() -> None:
+    for text in NOT_HIDDEN:
+        assert hidden_and_stashed(text)[0] == 0, text
+        assert convert(text, inert=True) == convert(text, inert=False), text
+    # where they are hidden: a paragraph, a list, a table, a footnote with a link after the entries,
+    # the Markdown inside an HTML block
+    text = (
+        f"Best {M} per GPU [^1] and [a link](http://x) then {M}.\n\n- item {ENTRY}\n\n"
+        f"| a | b |\n|---|---|\n| {M} | {ENTRY} |\n\n"
+        f"[^1]: Entries {ENTRY}, {ENTRY}. Retrieved from [the site](https://e.org/a_(b)).\n\n"
+        f'<details markdown="1">\n<summary>Figures</summary>\n\n| a |\n|---|\n| {M} |\n\n</details>\n'
+    )
+    assert hidden_and_stashed(text) == (7, 0)
+    assert convert(text, inert=True) == convert(text, inert=False)
+
+
+def test_a_page_holding_the_tokens_characters_is_read_as_written() -> None:
+    text = f"Text \ue0000\ue001 and {M}.\n"
+    assert hidden_and_stashed(text) == (0, 1)
+    assert convert(text, inert=True) == convert(text, inert=False)
 
 
 def test_code_and_links_holding_elements_convert_to_the_same_html() -> None:
@@ -200,7 +252,18 @@ BLOCK = st.one_of(
     inline.map(lambda t: f"<http://x/{t}>"),
     inline.map(lambda t: f"`a\n{t}\nb`"),
     inline.map(lambda t: f"````\n`````\n{t}\n````"),
-    st.sampled_from(CODE_AND_LINKS),
+    inline.map(lambda t: f"{t}\n==="),
+    inline.map(lambda t: f"{t}\n---"),
+    inline.map(lambda t: f'!!! note "{t}"\n    {t}'),
+    inline.map(lambda t: f'[y]: http://a "{t}"'),
+    inline.map(lambda t: f'<details markdown="1">\n<summary>{t}</summary>\n\n{t}\n\n</details>'),
+    inline.map(lambda t: f'<div markdown="1">\n<p>{t}</p>\n\n{t}\n</div>'),
+    inline.map(lambda t: f"<!--\n\n{t}\n\n-->"),
+    inline.map(lambda t: f"<div>\n\n{t}\n\n</div>"),
+    inline.map(lambda t: f"[^2]: {t} [a](http://x_(y)) {t}"),
+    inline.map(lambda t: f"[a\n{t}](http://x) {t}"),
+    inline.map(lambda t: f"\\{t} \ue000{t}"),
+    st.sampled_from(CODE_AND_LINKS + NOT_HIDDEN),
     st.lists(st.lists(inline, min_size=1, max_size=3), min_size=1, max_size=3).map(_table),
 )
 
