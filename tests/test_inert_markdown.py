@@ -278,7 +278,20 @@ def test_any_arrangement_of_elements_and_markup_converts_to_the_same_html(
     blocks: list[str], sep: str, more: tuple[str, ...]
 ) -> None:
     text = sep.join(blocks)
-    assert convert(text, inert=True, more=more) == convert(text, inert=False, more=more)
+    assert leaked(convert(text, inert=True, more=more)) == leaked(convert(text, inert=False, more=more))
+
+
+def leaked(html: str) -> str:
+    """*html* with the numbers of stash placeholders Markdown itself failed to put back (a code
+    span opened inside a link's title, say) made equal: storing a run of elements whole stores
+    fewer pieces, so such a leftover placeholder's number differs, never anything else."""
+    return re.sub(r"klzzwxh:\d+", "klzzwxh:N", html)
+
+
+def test_a_leftover_placeholder_differs_only_in_its_number() -> None:
+    text = f'{ENTRY}{ENTRY}\n\n[x](http://a "`")\n`a\n{ENTRY}\nb`\n[a\n\\|](http://x) \\|'
+    inert, plain = convert(text, inert=True), convert(text, inert=False)
+    assert "klzzwxh:000" in inert and "klzzwxh:001" in plain and leaked(inert) == leaked(plain)
 
 
 def test_mkdocs_pages_of_the_site_convert_through_both_steps_to_the_same_html(
