@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import time
@@ -10,6 +11,9 @@ from typing import Any
 
 import jinja2
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from material.plugins.search.plugin import Parser as SearchParser
 from mkdocs.commands import build as mk_build
 from mkdocs.config import load_config
 from mkdocs.exceptions import Abort
@@ -271,3 +275,79 @@ def test_warnings_of_pages_the_parent_and_a_worker_convert_come_out_in_page_orde
     assert str(os.getpid()) in converted_by.read_text().split()
     assert parallel == stock
     assert sum("missing-" in m for m in parallel) == 24
+
+
+ENTRY = (
+    '<a class="gi-entry" href="https://github.com/mlcommons/x/tree/main/closed/A_B" '
+    'title="Official result 6.1-0052"><span class="gi-id">6.1-0052</span></a>'
+)
+CITING = (
+    f"# Entries {ENTRY}\n\nBest row (entry {ENTRY}), and {ENTRY} {ENTRY}  {ENTRY}\n{ENTRY}.\n\n"
+    f'| A | B |\n|---|---|\n| {ENTRY} | 8 GPUs<span class="gi-sub">{ENTRY}</span> |\n\n'
+    f'<pre>{ENTRY}  {ENTRY}</pre>\n\n<div data-search-exclude markdown="1">\n\nHidden {ENTRY}\n\n</div>\n\n'
+    f"## Notes\n\nText.[^1]\n\n[^1]: Entries {ENTRY}, {ENTRY}.\n"
+)
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_pages_citing_entries_are_indexed_and_written_as_mkdocs_build_does(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, jobs: int
+) -> None:
+    """The search index reads entry links as their text (plain_entries): the same index."""
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
+    monkeypatch.setattr(mkdocs_parallel, "CHUNK", 1)
+    pages = {"cites.md": CITING, "plain.md": CITING.replace("data-search-exclude ", "")}
+    mk_build.build(_config(tmp_path, "stock", **pages))
+    mkdocs_parallel.build(_config(tmp_path, "parallel", **pages), jobs=jobs)
+    stock, parallel = _files(tmp_path / "site-stock"), _files(tmp_path / "site-parallel")
+    docs = {d["location"]: d["text"] for d in json.loads(stock["search/search_index.json"])["docs"]}
+    assert "and 6.1-0052 6.1-0052 6.1-0052 6.1-0052.</p>" in docs["cites.html"]
+    assert "<pre>6.1-0052  6.1-0052</pre>" in docs["cites.html"] and "Hidden" not in docs["cites.html"]
+    assert "Hidden 6.1-0052" in docs["plain.html"]
+    assert [k for k in stock if stock[k] != parallel[k]] == []
+
+
+def _sections(html: str) -> list[tuple[str, str, str | None]]:
+    parser = SearchParser()
+    parser.feed(html)
+    parser.close()
+    return [("".join(s.title), "".join(s.text), s.id) for s in parser.data]
+
+
+_PIECES = [
+    ENTRY,
+    '<span class="gi-id">5.1-0001</span>',
+    " ",
+    "  ",
+    "\n",
+    " \n ",
+    "a",
+    "word, ",
+    "&amp;",
+    "<p>",
+    "</p>",
+]
+_PIECES += [
+    '<h2 id="x">',
+    "</h2>",
+    "<pre>",
+    "</pre>",
+    "<sup>",
+    "</sup>",
+    "<li>",
+    "</li>",
+    "<script>",
+    "</script>",
+]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(_PIECES), max_size=14).map("".join))
+def test_entries_as_plain_text_index_as_the_links_do(html: str) -> None:
+    assert _sections(mkdocs_parallel.plain_entries(html)) == _sections(html)
+
+
+def test_entries_next_to_white_space_only_keep_their_tags() -> None:
+    html = f"<p>a {ENTRY}  <br>{ENTRY},{ENTRY}</p><p>\n{ENTRY}</p>"
+    plain = f"<p>a {ENTRY}  <br>6.1-0052,6.1-0052</p><p>\n{ENTRY}</p>"
+    assert mkdocs_parallel.plain_entries(html) == plain

@@ -61,6 +61,10 @@ _ONE = "|".join(
         rf'<span class="gi-sub">{_TEXT}(?:{_ENTRY}|{_ID})?{_TEXT}</span>',
     ]
 )
+#: an entry's link, or an entry ID, as the finished HTML holds it: its text is group 1 or 2
+ENTRY_TEXT = re.compile(
+    rf'<a class="gi-entry" href={_VALUE} title={_VALUE}><span class="gi-id">({_TEXT})</span></a>|<span class="gi-id">({_TEXT})</span>'
+)
 #: one element, or a run of them separated by commas (a note's list of entries: one match, as
 #: Markdown searches its text again from the start after every match)
 ELEMENT = f"((?:{_ONE})(?:, (?:{_ONE}))*)"

@@ -17,8 +17,8 @@ forked workers share them, each taking the next batch of pages when it is free
 
 Every plugin event runs in the parent, in page order, as MkDocs runs them, with one
 exception: when Material's search plugin is the only ``page_context`` event, it indexes
-each page where its template is rendered, and the parent appends the entries in page
-order. Log records emitted while pages are converted or rendered (in a worker or in the
+each page where its template is rendered (reading entry links as their text: the same
+index, a fraction of the parsing), and the parent appends the entries in page order. Log records emitted while pages are converted or rendered (in a worker or in the
 parent) are captured and re-emitted in page order (so ``strict`` counts them). The
 output is byte-identical to ``mkdocs build`` (a test builds both). Only full builds are
 supported (no ``--dirty``, no ``serve`` drafts): ``mkdocs serve`` keeps MkDocs' own build.
@@ -30,6 +30,7 @@ import contextlib
 import logging
 import os
 import pickle
+import re
 import time
 from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass
@@ -48,6 +49,7 @@ from mkdocs.structure.nav import Navigation, get_navigation
 from mkdocs.structure.pages import Page
 
 from generator.signing import read_signed, user_cache_dir, write_signed
+from generator.site.inert_markdown import ENTRY_TEXT
 from generator.workers import forked_map, jobs_worth
 
 log = logging.getLogger("mkdocs.commands.build")
@@ -217,7 +219,7 @@ def _render_template(i: int) -> _Built:
         if search is not None:  # the search index's page_context event, deferred to the worker
             index = search.search_index
             before = len(index.entries)
-            context = search.on_page_context(context, page=page, config=config, nav=_STATE["nav"]) or context
+            context = _indexed(search, context, page, config, _STATE["nav"])
             entries = index.entries[before:]
             del index.entries[before:]  # appended in page order by the parent (this may be it)
         html = _STATE["env"].get_template(name).render(context)
@@ -229,6 +231,37 @@ def _render_template(i: int) -> _Built:
     finally:
         page.active = False
         config._current_page = None
+
+
+def plain_entries(html: str) -> str:
+    """*html* with every entry link and entry ID written as its text, where Material's search
+    parser reads the same text either way (it keeps the words of links and spans, not their
+    tags): not next to text of white space only, which it collapses when it reads it apart."""
+
+    def text(m: re.Match[str]) -> str:
+        words = m.group(1) if m.group(1) is not None else m.group(2)
+        before = html[html.rfind(">", 0, m.start()) + 1 : m.start()]
+        end = html.find("<", m.end())
+        after = html[m.end() : end if end >= 0 else len(html)]
+        if not words.strip() or (before and before.isspace()) or (after and after.isspace()):
+            return m.group(0)
+        return words
+
+    return ENTRY_TEXT.sub(text, html)
+
+
+def _indexed(search: Any, context: Any, page: Page, config: MkDocsConfig, nav: Navigation) -> Any:
+    """The search plugin's ``page_context`` event, which indexes the page's HTML with its entries
+    as plain text (:func:`plain_entries`: the same index; an article's notes and provenance cite
+    a hundred entries and more, whose tags made two thirds of its indexing)."""
+    full = page.content
+    if full is None or "data-search-" in full:  # the event edits such a page's HTML: as it is
+        return search.on_page_context(context, page=page, config=config, nav=nav) or context
+    page.content = plain_entries(full)
+    try:
+        return search.on_page_context(context, page=page, config=config, nav=nav) or context
+    finally:
+        page.content = full
 
 
 def deferred_search(config: MkDocsConfig) -> Any:
@@ -503,7 +536,7 @@ def _build(config: MkDocsConfig, jobs: int) -> None:
         mk_build._build_extra_template(template, files, config, nav)
     doc_files = files.documentation_pages(inclusion=InclusionLevel.is_included)
     jobs = jobs_worth(jobs, TEMPLATE_SECONDS, len(pages), _chars([p.content for p in pages]))
-    search = deferred_search(config) if jobs > 1 else None  # in the parent: as MkDocs runs it
+    search = deferred_search(config)  # with the templates (in the workers, if any)
     contexts = _contexts(pages, doc_files, config, nav, search=search)
     state = {
         "pages": pages,
