@@ -482,6 +482,28 @@ def is_sample(table: ResultsTable) -> bool:
     return any((rep.path.parent.parent / "SAMPLE").exists() for rep in table.reports)
 
 
+#: the most articles the navigation lists in one section: a site with more groups them by the
+#: newest round each cites (newest first), so that a page carries its own round's links and
+#: the other rounds' titles (Material prunes the rest), not a link to every article: a flat
+#: list made each article page's navigation grow with the site (200 articles: 205 links a page,
+#: half the time of putting an article into the theme)
+NAV_ARTICLES = 20
+
+
+def articles_nav(shown: list[Rendered]) -> list[dict[str, Any]]:
+    """The navigation's articles, newest first: one list, or one section per newest cited round."""
+    item = [{attr(r.article.title): f"{r.article.slug}.md"} for r in _by_date(shown)]
+    if len(item) <= NAV_ARTICLES:
+        return item
+    groups: dict[str, list[dict[str, str]]] = {}
+    for r, it in zip(_by_date(shown), item, strict=True):
+        cited = rounds_of(r)
+        groups.setdefault(cited[0] if cited else "", []).append(it)
+    newest = sorted((v for v in groups if v), key=version_key, reverse=True)
+    nav: list[dict[str, Any]] = [{f"v{v}": groups[v]} for v in newest]
+    return nav + ([{"Other articles": groups[""]}] if "" in groups else [])
+
+
 def site_nav(
     rendered: list[Rendered],
     table: ResultsTable,
@@ -495,7 +517,7 @@ def site_nav(
     *sample* (whether the table is the embedded sample) is found from the table when not given."""
     shown = published(rendered, is_sample(table) if sample is None else sample)
     nav: list[dict[str, Any]] = [{"Home": "index.md"}]
-    nav.append({"Articles": [{attr(r.article.title): f"{r.article.slug}.md"} for r in _by_date(shown)]})
+    nav.append({"Articles": articles_nav(shown)})
     nav.append({"Rounds": [{f"v{v}": f"rounds/v{v}.md"} for v in reversed(table.rounds)]})
     cited = by_id(b for r in shown for b in benchmarks_of(r))
     if cited:
