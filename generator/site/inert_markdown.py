@@ -24,7 +24,9 @@ which makes most of the time of the generator's pages (the same HTML comes out e
   with is marked atomic, as Markdown marks code, and the inline step passes over it.
 
 All apply only while every step Markdown runs is one this module knows: an extension that
-reads plain words or raw lines (abbreviations, smart quotes, snippets) turns them off.
+reads plain words or raw lines (abbreviations, smart quotes, snippets) turns them off; and the
+elements' steps only on a page whose every tag is whole (no tag left open, no quoted ">", no
+processing instruction or CDATA: Markdown's parsers read on from those, tag by tag).
 
 Tests convert arbitrary arrangements of such text with and without the extension and compare.
 """
@@ -109,7 +111,24 @@ class _Guard(Preprocessor):
 
     def run(self, lines: list[str]) -> list[str]:
         self.ext.active = only_known_steps(self.md)
+        self.ext.whole = self.ext.active and _plain_html(lines)
         return lines
+
+
+#: a page whose elements Markdown reads tag by tag: one holding a token's characters itself
+#: (read before fenced code is set aside), or a processing instruction or CDATA (after one left
+#: open, Markdown's HTML parser copies raw text by position)
+_UNHIDEABLE = re.compile("[\ue000\ue001]|<[?]|<!\\[")
+
+
+def _plain_html(lines: list[str]) -> bool:
+    """Whether the page's HTML is plain enough for the element steps: every tag it starts is
+    whole (no quoted ">" or tag left open that Markdown's parsers read on from), and
+    :data:`_UNHIDEABLE` finds nothing."""
+    page = "\n".join(lines)
+    if _UNHIDEABLE.search(page):
+        return False
+    return _first_unclosed(page, [(h.start(), h.end()) for h in _HTML.finditer(page)]) == len(page)
 
 
 def _inside_tag(text: str, at: int) -> bool:
@@ -118,12 +137,30 @@ def _inside_tag(text: str, at: int) -> bool:
     the element would change what that pattern reads there."""
     if text.rfind("<", 0, at) > text.rfind(">", 0, at):
         return True
+    if _first_unclosed(text[:at], [(h.start(), h.end()) for h in _HTML.finditer(text, 0, at)]) < at:
+        return True
     for h in _HTML.finditer(text):
         if h.start() >= at:
             return False
         if h.end() > at:
             return True
     return False
+
+
+#: where a tag, comment, processing instruction or declaration may start
+_TAG_START = re.compile(r"<[a-zA-Z/!?]")
+
+
+def _first_unclosed(text: str, tags: list[tuple[int, int]]) -> int:
+    """Where the first tag (comment, instruction) of *text* starts that is none of *tags*, the
+    whole tags found in it (in order), or the end: a quoted ">" in an attribute, say, which
+    Markdown reads on from."""
+    starts = [a for a, _ in tags]
+    for u in _TAG_START.finditer(text):
+        k = bisect.bisect_right(starts, u.start()) - 1
+        if k < 0 or tags[k][1] <= u.start():
+            return u.start()
+    return len(text)
 
 
 class InertElements(HtmlInlineProcessor):
@@ -136,8 +173,9 @@ class InertElements(HtmlInlineProcessor):
     def handleMatch(self, m: re.Match[str], data: str) -> tuple[str | None, int | None, int | None]:  # type: ignore[override]  # noqa: N802
         # after an unclosed "<" the element is left to the tags' pattern: stored whole, it would
         # let that "<" and a ">" after it read as one tag
-        if not self.ext.active or _inside_tag(data, m.start()):
-            return None, None, None
+        at = m.start()
+        if not self.ext.whole or _inside_tag(data, at) or (at and data[at - 1] in "*_"):
+            return None, None, None  # (after "*" or "_": emphasis may read on into the element)
         return super().handleMatch(m, data)
 
 
@@ -150,9 +188,16 @@ _READ_EARLY = re.compile(r"[\[\]()!{}\\`]")
 #: a group of lines (between blank lines) left as written: code spans and attribute lists
 #: anywhere; a heading (ATX, or a setext underline), a line an HTML block may start or hold
 #: (Markdown's HTML parsers read tags in it), indented code, a block quote, an admonition, a
-#: link reference definition (whose title is an attribute); not a footnote definition
-_KEEP = re.compile(r"[`{]|^(?: {0,3}(?:[#<>]|!!!|\?\?\?|=+\s*$|-+\s*$|\[[^\]^][^\]]*\]:)| {4}|\t)", re.M)
-_BRACKETS = re.compile(r"[\[\]()]")
+#: link reference definition anywhere (whose title is an attribute); not a footnote definition
+_KEEP = re.compile(r"[`{]|\[(?!\^)[^\]]*\]:|^(?: {0,3}(?:[#<>]|!!!|\?\?\?|=+\s*$|-+\s*$)| {4}|\t)", re.M)
+#: what pairs a link's brackets and parentheses: escapes (skipped), brackets, parentheses, and
+#: a title's quotes or an angled address (after which the parenthesized part runs to the end)
+_BRACKETS = re.compile(r"\\.|[\[\]()\"'<]", re.S)
+#: an HTML element of the span kind that md_in_html reads as one text, blank lines and all
+_SPAN_OPEN = re.compile(
+    r"<(?:address|dd|dt|h[1-6]|legend|li|p|summary|td|th)\b[^>]*\bmarkdown|<[a-zA-Z][^>]*markdown=[\"']?span",
+    re.I,
+)
 
 
 def _link_spans(text: str) -> list[tuple[int, int]]:
@@ -160,7 +205,7 @@ def _link_spans(text: str) -> list[tuple[int, int]]:
     with the parenthesized part right after it (to the end when it is not closed)."""
     spans: list[tuple[int, int]] = []
     opened: list[int] = []
-    tokens = [(m.start(), m.group()) for m in _BRACKETS.finditer(text)]
+    tokens = [(m.start(), m.group()) for m in _BRACKETS.finditer(text) if m.group() in "[]()\"'<"]
     for k, (at, c) in enumerate(tokens):
         if c == "[":
             opened.append(at)
@@ -169,6 +214,8 @@ def _link_spans(text: str) -> list[tuple[int, int]]:
             if text.startswith("(", end):
                 depth, end = 0, len(text)
                 for pos, p in tokens[k + 1 :]:
+                    if p in "\"'<":
+                        break  # a title or an angled address: to the end
                     depth += 1 if p == "(" else -1 if p == ")" else 0
                     if depth == 0:
                         end = pos + 1
@@ -185,15 +232,17 @@ def _hidden(text: str, kept: list[str]) -> str:
     links = _link_spans(text)
     tags = [(m.start(), m.end()) for m in _HTML.finditer(text)]
     starts = [a for a, _ in tags]
+    unclosed = _first_unclosed(text, tags)
 
     def hide(m: re.Match[str]) -> str:
         at, end = m.start(), m.end()
         k = bisect.bisect_left(starts, at) - 1  # the last tag starting before the element
         if (
             _READ_EARLY.search(m.group(0))
-            or (at and text[at - 1] == "\\")
+            or (at and text[at - 1] in "\\*_")  # an escape; emphasis may read on into it
             or text.rfind("<", 0, at) > text.rfind(">", 0, at)
             or (k >= 0 and tags[k][1] > at)
+            or unclosed < at
             or any(a < end and at < b for a, b in links)
         ):
             return m.group(0)
@@ -214,19 +263,31 @@ class _Hide(Preprocessor):
     def run(self, lines: list[str]) -> list[str]:
         kept: list[str] = []
         self.ext.kept = kept
-        if not self.ext.active or any("\ue000" in ln or "\ue001" in ln for ln in lines):
-            return lines  # a page holding such characters itself is read as written
+        if not self.ext.whole:
+            return lines
         out: list[str] = []
         group: list[str] = []
+        hiding = True
         for ln in [*lines, ""]:
-            if ln.strip():
+            if ln:  # Markdown's blocks are split at empty lines only
                 group.append(ln)
                 continue
             if group:
-                out += _hidden("\n".join(group), kept).split("\n")
+                text = "\n".join(group)
+                out += (_hidden(text, kept) if hiding else text).split("\n")
+                # an HTML construct left open, or text md_in_html reads as one (blank lines and
+                # all): what follows may belong to it, so nothing more is hidden
+                hiding = hiding and not _open_html(text)
                 group = []
             out.append(ln)
         return out[:-1]
+
+
+def _open_html(text: str) -> bool:
+    """Whether *text* (a group of lines) starts a tag it does not close, or an element of the
+    span kind that md_in_html reads on across blank lines."""
+    tags = [(h.start(), h.end()) for h in _HTML.finditer(text)]
+    return _first_unclosed(text, tags) < len(text) or bool(_SPAN_OPEN.search(text))
 
 
 class _Restore(Postprocessor):
@@ -263,6 +324,7 @@ class InertMarkdownExtension(Extension):
         super().__init__(**kwargs)
         self.active = False  # set as each conversion starts
         self.kept: list[str] = []  # the elements hidden in the page being converted
+        self.whole = False  # set as each conversion starts: whether elements are hidden or stored whole
 
     def extendMarkdown(self, md: Markdown) -> None:  # noqa: N802 - Python-Markdown's name
         md.preprocessors.register(_Guard(md, self), "gi_inert", 100)  # before every other step
