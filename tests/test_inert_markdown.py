@@ -161,6 +161,21 @@ REVIEWED = [
     f"*a**b*{M}",
     f"*<**>*{M}",
     f'x {M}\n\n<p markdown="block"></a><![CDATA[{M}{M}',
+    # a second review: a comment after white space other than spaces at a line start, markdown
+    # attributes written with spaces, quotes or entities, indented markdown start tags, "&#"
+    # that starts no character reference
+    'x <span>a\n\u00a0<!-- c -->\nb <span class="gi-id">6.1</span>',
+    f"x <mark>a\n\x0c<!-- c -->\nb {M}",
+    f'<div markdown = "span">`a\n\nx {M}\n\nb`</div>',
+    f'<div\nmarkdown\n=\n"span">`a\n\nx {M}\n\nb`</div>',
+    f'<div markdown="&#115;pan">`a\n\nx {M}\n\nb`</div>',
+    f' <div markdown="1">\n\nx {M}',
+    f'\u00a0<div markdown="1">\n\nx {M}\n\n</div>',
+    f'- a\n\n  <div markdown="1">\n\n  x {M}\n\n  </div>',
+    f"x &#{M};",
+    f"&#;x {M}",
+    f"x &#x{M};",
+    f"x &#{M}\n\ny;",
 ]
 
 
@@ -193,6 +208,16 @@ def test_a_page_with_a_tag_left_open_or_cdata_is_read_tag_by_tag() -> None:
         assert hidden_and_stashed(text) == (0, 0), text
         assert convert(text, inert=True) == convert(text, inert=False)
     assert hidden_and_stashed(f"a < b and <b>c</b>\n\nx {M}") == (1, 0)
+
+
+def test_a_markdown_instance_converting_pages_without_a_reset_repeats_notes_as_plain_markdown_does() -> None:
+    def pages(inert: bool) -> list[str]:
+        md = markdown.Markdown(extensions=[*EXTENSIONS, *([InertMarkdownExtension()] if inert else [])])  # type: ignore[list-item]
+        out = [md.convert(f"a[^1]\n\n[^1]: x {ENTRY}"), md.convert("b")]  # the note again, as Markdown does
+        md.reset()
+        return [*out, md.convert("c")]
+
+    assert pages(inert=True) == pages(inert=False)
 
 
 def test_a_page_holding_the_tokens_characters_is_read_as_written() -> None:

@@ -116,9 +116,10 @@ class _Guard(Preprocessor):
 
 
 #: a page whose elements Markdown reads tag by tag: one holding a token's characters itself
-#: (read before fenced code is set aside), or a processing instruction or CDATA (after one left
-#: open, Markdown's HTML parser copies raw text by position)
-_UNHIDEABLE = re.compile("[\ue000\ue001]|<[?]|<!\\[")
+#: (read before fenced code is set aside), a processing instruction or CDATA (after one left
+#: open, Markdown's HTML parser copies raw text by position), or "&#" that starts no character
+#: reference (Markdown's parser then eats part of the next tag)
+_UNHIDEABLE = re.compile("[\ue000\ue001]|<[?]|<!\\[|&#(?![0-9]|[xX][0-9a-fA-F])")
 
 
 def _plain_html(lines: list[str]) -> bool:
@@ -129,22 +130,6 @@ def _plain_html(lines: list[str]) -> bool:
     if _UNHIDEABLE.search(page):
         return False
     return _first_unclosed(page, [(h.start(), h.end()) for h in _HTML.finditer(page)]) == len(page)
-
-
-def _inside_tag(text: str, at: int) -> bool:
-    """Whether *at* is inside what Markdown's inline HTML pattern would store as one piece (a
-    tag, comment, processing instruction), or after a "<" that no ">" closed: stored first,
-    the element would change what that pattern reads there."""
-    if text.rfind("<", 0, at) > text.rfind(">", 0, at):
-        return True
-    if _first_unclosed(text[:at], [(h.start(), h.end()) for h in _HTML.finditer(text, 0, at)]) < at:
-        return True
-    for h in _HTML.finditer(text):
-        if h.start() >= at:
-            return False
-        if h.end() > at:
-            return True
-    return False
 
 
 #: where a tag, comment, processing instruction or declaration may start
@@ -169,13 +154,26 @@ class InertElements(HtmlInlineProcessor):
     def __init__(self, md: Markdown, ext: InertMarkdownExtension) -> None:
         super().__init__(ELEMENT, md)
         self.ext = ext
+        self._memo = ("", 0)  # text up to where no tag is left open, as last found
 
     def handleMatch(self, m: re.Match[str], data: str) -> tuple[str | None, int | None, int | None]:  # type: ignore[override]  # noqa: N802
-        # after an unclosed "<" the element is left to the tags' pattern: stored whole, it would
-        # let that "<" and a ">" after it read as one tag
+        # after an unclosed "<", or inside (or after) a tag, comment or instruction Markdown's
+        # own pattern stores as one piece or reads on from, the element is left to that pattern:
+        # stored whole, it would change what that pattern reads there. The text up to the last
+        # element found clean is not read again (a long line of elements: linear, not quadratic)
         at = m.start()
-        if not self.ext.whole or _inside_tag(data, at) or (at and data[at - 1] in "*_"):
+        if not self.ext.whole or (at and data[at - 1] in "*_"):
             return None, None, None  # (after "*" or "_": emphasis may read on into the element)
+        prefix, clean = self._memo
+        p = clean if clean <= at and data.startswith(prefix) else 0
+        if data.rfind("<", 0, at) > data.rfind(">", 0, at):
+            return None, None, None
+        if (
+            _first_unclosed(data[p:at], [(h.start() - p, h.end() - p) for h in _HTML.finditer(data, p, at)])
+            < at - p
+        ):
+            return None, None, None
+        self._memo = (data[:at], at)
         return super().handleMatch(m, data)
 
 
@@ -187,22 +185,26 @@ _ELEMENT = re.compile(ELEMENT)
 _READ_EARLY = re.compile(r"[\[\]()!{}\\`]")
 #: a group of lines (between blank lines) left as written: code spans and attribute lists
 #: anywhere; a heading (ATX, or a setext underline), a line an HTML block may start or hold
+#: (after any white space: Markdown's HTML parser counts it as the line's start)
 #: (Markdown's HTML parsers read tags in it), indented code, a block quote, an admonition, a
 #: link reference definition anywhere (whose title is an attribute); not a footnote definition
-_KEEP = re.compile(r"[`{]|\[(?!\^)[^\]]*\]:|^(?: {0,3}(?:[#<>]|!!!|\?\?\?|=+\s*$|-+\s*$)| {4}|\t)", re.M)
+_KEEP = re.compile(
+    r"[`{]|\[(?!\^)[^\]]*\]:|^(?: {0,3}(?:[#<>]|!!!|\?\?\?|=+\s*$|-+\s*$)|[^\S\n]{0,3}<| {4}|\t)", re.M
+)
 #: what pairs a link's brackets and parentheses: escapes (skipped), brackets, parentheses, and
 #: a title's quotes or an angled address (after which the parenthesized part runs to the end)
 _BRACKETS = re.compile(r"\\.|[\[\]()\"'<]", re.S)
-#: an HTML element of the span kind that md_in_html reads as one text, blank lines and all
+#: an HTML element of the span kind that md_in_html reads as one text, blank lines and all (a
+#: markdown attribute written any other way than 1, block or 0 may mean span: spaces, entities)
 _SPAN_OPEN = re.compile(
-    r"<(?:address|dd|dt|h[1-6]|legend|li|p|summary|td|th)\b[^>]*\bmarkdown|<[a-zA-Z][^>]*markdown=[\"']?span",
+    r"""<(?:address|dd|dt|h[1-6]|legend|li|p|summary|td|th)\b[^>]*\bmarkdown|<[a-zA-Z][^>]*\bmarkdown\s*=\s*(?:"(?!(?:1|block|0)")|'(?!(?:1|block|0)')|(?!["']|(?:1|block|0)[\s/>]))""",
     re.I,
 )
 
 
 def _link_spans(text: str) -> list[tuple[int, int]]:
     """Where *text* may hold a link's or an image's text, target or title: every bracketed part,
-    with the parenthesized part right after it (to the end when it is not closed)."""
+    with the parenthesized part right after it (to the end when it is not closed); merged, in order."""
     spans: list[tuple[int, int]] = []
     opened: list[int] = []
     tokens = [(m.start(), m.group()) for m in _BRACKETS.finditer(text) if m.group() in "[]()\"'<"]
@@ -221,7 +223,19 @@ def _link_spans(text: str) -> list[tuple[int, int]]:
                         end = pos + 1
                         break
             spans.append((start, end))
-    return spans
+    merged: list[tuple[int, int]] = []  # in order, none overlapping (for a search by halves)
+    for a, b in sorted(spans):
+        if merged and a <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(b, merged[-1][1]))
+        else:
+            merged.append((a, b))
+    return merged
+
+
+def _overlaps(spans: list[tuple[int, int]], starts: list[int], at: int, end: int) -> bool:
+    """Whether [*at*, *end*) overlaps one of *spans* (in order, none overlapping; *starts* theirs)."""
+    k = bisect.bisect_left(starts, end) - 1  # the last span starting before *end*
+    return k >= 0 and spans[k][1] > at
 
 
 def _hidden(text: str, kept: list[str]) -> str:
@@ -230,6 +244,7 @@ def _hidden(text: str, kept: list[str]) -> str:
     if not _ELEMENT.search(text) or _KEEP.search(text):
         return text
     links = _link_spans(text)
+    link_starts = [a for a, _ in links]
     tags = [(m.start(), m.end()) for m in _HTML.finditer(text)]
     starts = [a for a, _ in tags]
     unclosed = _first_unclosed(text, tags)
@@ -243,7 +258,7 @@ def _hidden(text: str, kept: list[str]) -> str:
             or text.rfind("<", 0, at) > text.rfind(">", 0, at)
             or (k >= 0 and tags[k][1] > at)
             or unclosed < at
-            or any(a < end and at < b for a, b in links)
+            or _overlaps(links, link_starts, at, end)
         ):
             return m.group(0)
         kept.append(m.group(0))
@@ -261,8 +276,8 @@ class _Hide(Preprocessor):
         self.ext = ext
 
     def run(self, lines: list[str]) -> list[str]:
-        kept: list[str] = []
-        self.ext.kept = kept
+        kept = self.ext.kept  # kept until Markdown is reset: notes it repeats on a page it
+        # converts without a reset hold tokens of the pages before
         if not self.ext.whole:
             return lines
         out: list[str] = []
@@ -284,10 +299,17 @@ class _Hide(Preprocessor):
 
 
 def _open_html(text: str) -> bool:
-    """Whether *text* (a group of lines) starts a tag it does not close, or an element of the
-    span kind that md_in_html reads on across blank lines."""
+    """Whether *text* (a group of lines) starts a tag it does not close, an element of the span
+    kind that md_in_html reads on across blank lines, or an indented one with a markdown attribute."""
     tags = [(h.start(), h.end()) for h in _HTML.finditer(text)]
-    return _first_unclosed(text, tags) < len(text) or bool(_SPAN_OPEN.search(text))
+    return _first_unclosed(text, tags) < len(text) or bool(
+        _SPAN_OPEN.search(text) or _INDENTED_MD.search(text)
+    )
+
+
+#: an indented HTML start tag with a markdown attribute: Markdown puts such a block back as
+#: serialized text, escaped (a placeholder not at the start of its line)
+_INDENTED_MD = re.compile(r"^[^\S\n]+<[a-zA-Z][^>]*\bmarkdown", re.M | re.I)
 
 
 class _Restore(Postprocessor):
@@ -323,10 +345,14 @@ class InertMarkdownExtension(Extension):
     def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)
         self.active = False  # set as each conversion starts
-        self.kept: list[str] = []  # the elements hidden in the page being converted
+        self.kept: list[str] = []  # the elements hidden since Markdown was last reset
         self.whole = False  # set as each conversion starts: whether elements are hidden or stored whole
 
+    def reset(self) -> None:
+        self.kept.clear()
+
     def extendMarkdown(self, md: Markdown) -> None:  # noqa: N802 - Python-Markdown's name
+        md.registerExtension(self)  # reset with Markdown (md.reset())
         md.preprocessors.register(_Guard(md, self), "gi_inert", 100)  # before every other step
         md.inlinePatterns.register(InertElements(md, self), "gi_inert_html", 91)  # just before "html"
         # after fenced code is set aside, before the HTML block parser; back after every other step
