@@ -370,6 +370,8 @@ def _number(v: Any) -> float | None:
 
 
 def _flag(v: Any) -> bool:
+    if type(v) is bool:  # JSON's true and false (the text of any other value is read)
+        return v
     return _text(v).lower() in ("1", "true", "yes")
 
 
@@ -420,6 +422,9 @@ class _RowReader:
         self.file_versions: set[str] = set()
         self.results_shape = cols is RESULTS_FIELDS
         self.required = [cols[k] for k in cols if k not in OPTIONAL and k != "result_id"]
+        self.required_set = frozenset(self.required)
+        #: the text fields whose length is checked, with their column names
+        self.length_cols = [(k, cols[k]) for k in ("submitter", "system", "platform", "accelerator", "software")]
 
     def get(self, raw: _Raw, key: str) -> Any:
         return raw.values.get(self.cols[key], "")
@@ -442,10 +447,11 @@ class _RowReader:
         return rid
 
     def _labels(self, raw: _Raw, ctx: str) -> tuple[str, str, str]:
-        division = _text(self.get(raw, "division")).lower()
+        get, cols = raw.values.get, self.cols
+        division = _text(get(cols["division"], "")).lower()
         if division not in DIVISIONS:
             self.add(raw, ctx, "division", f"unknown division {division!r} (expected closed or open)")
-        category = _text(self.get(raw, "availability")).lower()
+        category = _text(get(cols["availability"], "")).lower()
         if category not in CATEGORIES:
             self.add(
                 raw,
@@ -453,23 +459,23 @@ class _RowReader:
                 "availability",
                 f"unknown category {category!r} (expected available, preview or rdi)",
             )
-        return division, category, _text(self.get(raw, "suite")).lower()
+        return division, category, _text(get(cols["suite"], "")).lower()
 
     def _result(self, raw: _Raw, ctx: str, units: str) -> float | None:
         if units not in self.rules.units:
             known = ", ".join(sorted(self.rules.units))
             self.add(raw, ctx, "units", f"unknown units {units!r} (known: {known})")
-        text = _text(self.get(raw, "result"))
+        value = self.get(raw, "result")  # as text only in a message
         try:
-            result = _number(self.get(raw, "result"))
+            result = _number(value)
         except ValueError:
-            self.add(raw, ctx, "result", f"not a number: {text!r}")
+            self.add(raw, ctx, "result", f"not a number: {_text(value)!r}")
             return None
         if result is None:
             self.add(raw, ctx, "result", "missing result")
             return None
         if not math.isfinite(result) or result <= 0:
-            self.add(raw, ctx, "result", f"result must be a positive number, got {text!r}")
+            self.add(raw, ctx, "result", f"result must be a positive number, got {_text(value)!r}")
             return None
         top, low = self.rules.plausible_max(units), self.rules.plausible_min(units)
         if top is not None and result > top:
@@ -561,8 +567,10 @@ class _RowReader:
                 return
 
     def _lengths(self, raw: _Raw, ctx: str) -> None:
-        for key in ("submitter", "system", "platform", "accelerator", "software"):
-            n = len(str(self.get(raw, key) or ""))
+        get = raw.values.get
+        for key, col in self.length_cols:
+            x = get(col, "")
+            n = len(x) if type(x) is str else len(str(x or ""))
             if n > MAX_TEXT:
                 self.add(raw, ctx, key, f"{n:,} characters; a name or description holds at most {MAX_TEXT:,}")
 
@@ -643,18 +651,19 @@ class _RowReader:
         self, raw: _Raw, version: str, keep_div: set[str] | None, keep_suite: set[str] | None
     ) -> dict[str, Any] | None:
         """One normalized row, or None when the record is skipped or broken."""
-        v = raw.values
-        bench_raw, scen_raw = _text(self.get(raw, "benchmark")), _text(self.get(raw, "scenario"))
-        rid_text = _text(v.get("ID")) if self.results_shape else ""
+        v, cols = raw.values, self.cols
+        get = v.get
+        bench_raw, scen_raw = _text(get(cols["benchmark"], "")), _text(get(cols["scenario"], ""))
+        rid_text = _text(get("ID")) if self.results_shape else ""
         ctx = " ".join(p for p in (f"entry {rid_text}" if rid_text else "", bench_raw, scen_raw) if p)
-        empty = [c for c in self.required if c not in v]
-        if self.results_shape and "ID" not in v:
-            empty.insert(0, "ID")
-        if empty:
+        if not v.keys() >= self.required_set or (self.results_shape and "ID" not in v):
+            empty = [c for c in self.required if c not in v]
+            if self.results_shape and "ID" not in v:
+                empty.insert(0, "ID")
             self.add(raw, ctx, None, f"missing field(s): {', '.join(repr(e) for e in empty)}")
             return None
         rid = self._result_id(raw, ctx, version)
-        fv = _text(self.get(raw, "version"))
+        fv = _text(get(cols["version"], ""))
         if fv:
             self.file_versions.add(normalize_version(fv))
         division, category, suite = self._labels(raw, ctx)
@@ -669,16 +678,16 @@ class _RowReader:
         scenario = self.rules.canonical_scenario(scen_raw)
         if scenario is None:
             self.add(raw, ctx, "scenario", f"unknown scenario {scen_raw!r}")
-        units = _text(self.get(raw, "units"))
+        units = _text(get(cols["units"], ""))
         result = self._result(raw, ctx, units)
-        accelerator = _text(self.get(raw, "accelerator"))
+        accelerator = _text(get(cols["accelerator"], ""))
         family, hetero = self.families.classify(accelerator)
         if not family and not self.families.is_cpu_only(accelerator):
             self.report.unmapped_accelerators.add(accelerator)
         counts = self._counts(raw, ctx)
         total_acc = self._accelerators(raw, ctx, rid, accelerator, counts)
         benchmark = self.rules.canonical_benchmark(bench_raw)
-        submitter, platform = _text(self.get(raw, "submitter")), _text(self.get(raw, "platform"))
+        submitter, platform = _text(get(cols["submitter"], "")), _text(get(cols["platform"], ""))
         key = (
             (rid, benchmark, scenario or scen_raw)
             if rid
@@ -693,7 +702,7 @@ class _RowReader:
             "result_id": rid,
             "id_missing": not rid,
             "submitter": submitter,
-            "system": _text(self.get(raw, "system")),
+            "system": _text(get(cols["system"], "")),
             "platform": platform,
             "division": division,
             "category": category,
@@ -711,13 +720,13 @@ class _RowReader:
             "units": units,
             "higher_is_better": not latency,
             "per_accelerator": per_acc,
-            "software": _text(self.get(raw, "software")),
-            "weight_data_types": _text(self.get(raw, "weights")),
-            "inferred": _flag(self.get(raw, "inferred")),
-            "has_power": _flag(self.get(raw, "has_power")),
+            "software": _text(get(cols["software"], "")),
+            "weight_data_types": _text(get(cols["weights"], "")),
+            "inferred": _flag(get(cols["inferred"], "")),
+            "has_power": _flag(get(cols["has_power"], "")),
             "source_file": str(self.path),
             "source_row": raw.loc,
-            "details": _text(self.get(raw, "details")) if "details" in self.cols else "",
+            "details": _text(get(cols["details"], "")) if "details" in cols else "",
         }
 
 
