@@ -424,7 +424,9 @@ class _RowReader:
         self.required = [cols[k] for k in cols if k not in OPTIONAL and k != "result_id"]
         self.required_set = frozenset(self.required)
         #: the text fields whose length is checked, with their column names
-        self.length_cols = [(k, cols[k]) for k in ("submitter", "system", "platform", "accelerator", "software")]
+        self.length_cols = [
+            (k, cols[k]) for k in ("submitter", "system", "platform", "accelerator", "software")
+        ]
 
     def get(self, raw: _Raw, key: str) -> Any:
         return raw.values.get(self.cols[key], "")
