@@ -296,7 +296,8 @@ def test_pages_citing_entries_are_indexed_and_written_as_mkdocs_build_does(
     """The search index reads entry links as their text (plain_entries): the same index."""
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
     monkeypatch.setattr(mkdocs_parallel, "CHUNK", 1)
-    pages = {"cites.md": CITING, "plain.md": CITING.replace("data-search-exclude ", "")}
+    nbsp = f"See&nbsp;*row*&nbsp;{ENTRY} here, and {ENTRY}&nbsp;\n"  # entities read as white space
+    pages = {"cites.md": CITING, "plain.md": CITING.replace("data-search-exclude ", ""), "nbsp.md": nbsp}
     mk_build.build(_config(tmp_path, "stock", **pages))
     mkdocs_parallel.build(_config(tmp_path, "parallel", **pages), jobs=jobs)
     stock, parallel = _files(tmp_path / "site-stock"), _files(tmp_path / "site-parallel")
@@ -327,6 +328,7 @@ _PIECES = [
     "<p>",
     "</p>",
 ]
+_PIECES += ["&nbsp;", "&#160;", "&#1", "&sup", "a < ", '<span class="gi-id">23</span>']  # a review's finds
 _PIECES += [
     '<h2 id="x">',
     "</h2>",

@@ -236,14 +236,21 @@ def _render_template(i: int) -> _Built:
 def plain_entries(html: str) -> str:
     """*html* with every entry link and entry ID written as its text, where Material's search
     parser reads the same text either way (it keeps the words of links and spans, not their
-    tags): not next to text of white space only, which it collapses when it reads it apart."""
+    tags): not next to text of white space only, which it collapses when it reads it apart, nor
+    next to text holding "&" or a stray "<" (an entity such as &nbsp; read as white space)."""
 
     def text(m: re.Match[str]) -> str:
         words = m.group(1) if m.group(1) is not None else m.group(2)
         before = html[html.rfind(">", 0, m.start()) + 1 : m.start()]
         end = html.find("<", m.end())
         after = html[m.end() : end if end >= 0 else len(html)]
-        if not words.strip() or (before and before.isspace()) or (after and after.isspace()):
+        if (
+            not words.strip()
+            or (before and before.isspace())
+            or (after and after.isspace())
+            or "&" in before + after  # an entity the parser reads as white space, or one the words complete
+            or "<" in before + after  # a stray "<", where the parser splits the text
+        ):
             return m.group(0)
         return words
 
