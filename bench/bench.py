@@ -370,15 +370,15 @@ def scale_child(results: Path, n_rounds: int, n_articles: int, jobs: int, scratc
         )
 
 
-#: the scale builds' scratch folder (:func:`default_scratch`, or --scratch); None: the system's
-SCRATCH: list[Path | None] = [None]
-
-
-def bench_scale(results: Path, points: list[tuple[int, int, int]]) -> list[dict[str, object]]:
+def bench_scale(
+    results: Path, points: list[tuple[int, int, int]], scratch: Path | None
+) -> list[dict[str, object]]:
+    """Each point built in a process of its own, in *scratch* (:func:`default_scratch`, or
+    --scratch; None: the system's temporary folder)."""
     out = []
     for n_rounds, n_articles, jobs in points:
         cmd = [sys.executable, __file__, "--scale-child", "--results", str(results)]
-        cmd += ["--scratch", str(SCRATCH[0])] if SCRATCH[0] is not None else []
+        cmd += ["--scratch", str(scratch)] if scratch is not None else []
         cmd += ["--rounds", str(n_rounds), "--articles", str(n_articles), "--jobs", str(jobs)]
         proc = subprocess.run(cmd, check=True, capture_output=True, text=True)
         out.append(json.loads(proc.stdout.strip().splitlines()[-1]))
@@ -413,7 +413,7 @@ def machine_ceiling() -> float:
     return 2 * seconds[0] / seconds[1]
 
 
-def bench_pairs(results: Path, runs: int) -> dict[str, dict[str, object]]:
+def bench_pairs(results: Path, runs: int, scratch: Path | None) -> dict[str, dict[str, object]]:
     """The two scale goals as paired ratios (a single point moves by up to a tenth between runs on
     this machine): 40 rounds x 200 articles with 1 worker / with 2, and with 2 workers 40 rounds /
     5 rounds; each round of runs makes the builds one after the other (every other round in the
@@ -434,7 +434,7 @@ def bench_pairs(results: Path, runs: int) -> dict[str, dict[str, object]]:
         # every other round in the reverse order: no build always comes first, or right after
         # the same one (on this machine a build's seconds depend on what ran just before it)
         for n_rounds, n_articles, jobs in list(seconds)[:: 1 if k % 2 == 0 else -1]:
-            p = bench_scale(results, [(n_rounds, n_articles, jobs)])[0]
+            p = bench_scale(results, [(n_rounds, n_articles, jobs)], scratch)[0]
             seconds[(n_rounds, n_articles, jobs)].append(float(p["seconds"]))  # type: ignore[arg-type]
         ceiling.append(machine_ceiling())
 
@@ -476,7 +476,6 @@ def main() -> None:
     ap.add_argument("--jobs", type=int, default=2, help=argparse.SUPPRESS)
     args = ap.parse_args()
     results = args.results.resolve()
-    SCRATCH[0] = args.scratch
     if args.scale_child:
         scale_child(results, args.rounds, args.articles, args.jobs, args.scratch)
         return
@@ -490,8 +489,10 @@ def main() -> None:
         ratios = timed("ratios", lambda: bench_ratios(s, runs))
         # whole `check` processes are short: more rounds of them fit (and their medians need them)
         check = timed("check", lambda: bench_check(s, max(runs, CHECK_ROUNDS), quick=args.quick))
-    scale = timed("scale", lambda: bench_scale(results, QUICK_SCALE if args.quick else FULL_SCALE))
-    pairs = {} if args.quick else timed("scale pairs", lambda: bench_pairs(results, runs))
+    scale = timed(
+        "scale", lambda: bench_scale(results, QUICK_SCALE if args.quick else FULL_SCALE, args.scratch)
+    )
+    pairs = {} if args.quick else timed("scale pairs", lambda: bench_pairs(results, runs, args.scratch))
     out = {
         "articles": s.n_articles,
         "pairs": runs,

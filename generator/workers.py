@@ -52,6 +52,18 @@ def jobs_worth(jobs: int, cost: tuple[float, float], items: int, size: float) ->
     return jobs if cost[0] * items + cost[1] * size >= FORK_WORTH_SECONDS else 1
 
 
+@contextlib.contextmanager
+def shared_with_forks() -> Iterator[None]:
+    """While forking workers inside: the objects that exist now are shared with them, so their
+    garbage collector is kept off those objects (or it touches, and so copies, every page of
+    this process); this process's own collector still frees them afterwards."""
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
+
+
 def die_with_parent(parent: int) -> None:
     """Call first thing in a worker whose parent is process *parent*: the worker is killed as
     soon as that process ends, however it ends (SIGKILL included)."""
@@ -197,8 +209,7 @@ class _Shared:
 
     def fork(self, n: int) -> None:
         parent = os.getpid()
-        gc.freeze()  # the workers' collector then leaves the parent's objects (and their pages) alone
-        try:
+        with shared_with_forks():
             for _ in range(n):
                 conn, child = self.ctx.Pipe(duplex=False)
                 results = tempfile.TemporaryFile()  # noqa: SIM115 - closed by stop()
@@ -212,8 +223,6 @@ class _Shared:
                 finally:
                     child.close()
                 self.workers.append(_Forked(proc, conn, results))
-        finally:
-            gc.unfreeze()
 
     def _serve(self, conn: Connection, results: IO[bytes], parent: int) -> None:
         """A worker's body: batches until none is left."""

@@ -31,7 +31,7 @@ from generator.article.frontmatter import load_article
 from generator.article.render import Rendered, Renderer
 from generator.data.table import ResultsTable, Row
 from generator.errors import GpuInsightsError
-from generator.workers import default_jobs, die_with_parent, limit_memory
+from generator.workers import default_jobs, die_with_parent, limit_memory, shared_with_forks
 
 GRACE_SECONDS = 5.0  # after the limit, the parent kills a worker that did not stop itself
 
@@ -181,13 +181,10 @@ class _Worker:
         self.conn, child = ctx.Pipe(duplex=True)
         args = (child, renderer, after, os.getpid(), cached)
         self.proc = ctx.Process(target=_serve, args=args, daemon=True)
-        # objects that exist now are shared with the worker: keep its garbage collector off
-        # them, or it touches (and so copies) every page of the parent
-        gc.freeze()
-        try:
+        with (
+            shared_with_forks()
+        ):  # this process's collector still frees them (`serve` builds again and again)
             self.proc.start()
-        finally:
-            gc.unfreeze()  # the parent's own collector still frees them (`serve` builds again and again)
         child.close()
         self.limit = renderer.limits.seconds
         self.table = renderer.lib.table

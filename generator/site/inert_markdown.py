@@ -240,14 +240,13 @@ def _overlaps(spans: list[tuple[int, int]], starts: list[int], at: int, end: int
     return k >= 0 and spans[k][1] > at
 
 
-def _hidden(text: str, kept: list[str]) -> str:
-    """*text* (a group of lines) with each element nothing could read differently replaced by
-    its token (kept in *kept*)."""
+def _hidden(text: str, tags: list[tuple[int, int]], kept: list[str]) -> str:
+    """*text* (a group of lines, whose whole *tags* are given) with each element nothing could
+    read differently replaced by its token (kept in *kept*)."""
     if not _ELEMENT.search(text) or _KEEP.search(text):
         return text
     links = _link_spans(text)
     link_starts = [a for a, _ in links]
-    tags = [(m.start(), m.end()) for m in _HTML.finditer(text)]
     starts = [a for a, _ in tags]
     unclosed = _first_unclosed(text, tags)
 
@@ -291,19 +290,23 @@ class _Hide(Preprocessor):
                 continue
             if group:
                 text = "\n".join(group)
-                out += (_hidden(text, kept) if hiding else text).split("\n")
-                # an HTML construct left open, or text md_in_html reads as one (blank lines and
-                # all): what follows may belong to it, so nothing more is hidden
-                hiding = hiding and not _open_html(text)
+                if hiding:
+                    tags = [(h.start(), h.end()) for h in _HTML.finditer(text)]
+                    out += _hidden(text, tags, kept).split("\n")
+                    # an HTML construct left open, or text md_in_html reads as one (blank lines
+                    # and all): what follows may belong to it, so nothing more is hidden
+                    hiding = not _open_html(text, tags)
+                else:
+                    out += group
                 group = []
             out.append(ln)
         return out[:-1]
 
 
-def _open_html(text: str) -> bool:
-    """Whether *text* (a group of lines) starts a tag it does not close, an element of the span
-    kind that md_in_html reads on across blank lines, or an indented one with a markdown attribute."""
-    tags = [(h.start(), h.end()) for h in _HTML.finditer(text)]
+def _open_html(text: str, tags: list[tuple[int, int]]) -> bool:
+    """Whether *text* (a group of lines, whose whole *tags* are given) starts a tag it does not
+    close, an element of the span kind that md_in_html reads on across blank lines, or an
+    indented one with a markdown attribute."""
     return _first_unclosed(text, tags) < len(text) or bool(
         _SPAN_OPEN.search(text) or _INDENTED_MD.search(text)
     )

@@ -18,8 +18,9 @@ forked workers share them, each taking the next batch of pages when it is free
 Every plugin event runs in the parent, in page order, as MkDocs runs them, with one
 exception: when Material's search plugin is the only ``page_context`` event, it indexes
 each page where its template is rendered (reading entry links as their text: the same
-index, a fraction of the parsing), and the parent appends the entries in page order. Log records emitted while pages are converted or rendered (in a worker or in the
-parent) are captured and re-emitted in page order (so ``strict`` counts them). The
+index, a fraction of the parsing), and the parent appends the entries in page order. Log
+records emitted while pages are converted or rendered (in a worker or in the parent) are
+captured and re-emitted in page order (so ``strict`` counts them). The
 output is byte-identical to ``mkdocs build`` (a test builds both). Only full builds are
 supported (no ``--dirty``, no ``serve`` drafts): ``mkdocs serve`` keeps MkDocs' own build.
 """
@@ -244,12 +245,13 @@ def plain_entries(html: str) -> str:
         before = html[html.rfind(">", 0, m.start()) + 1 : m.start()]
         end = html.find("<", m.end())
         after = html[m.end() : end if end >= 0 else len(html)]
+        around = before + after
         if (
             not words.strip()
             or (before and before.isspace())
             or (after and after.isspace())
-            or "&" in before + after  # an entity the parser reads as white space, or one the words complete
-            or "<" in before + after  # a stray "<", where the parser splits the text
+            or "&" in around  # an entity the parser reads as white space, or one the words complete
+            or "<" in around  # a stray "<", where the parser splits the text
         ):
             return m.group(0)
         return words

@@ -492,11 +492,12 @@ NAV_ARTICLES = 20
 
 def articles_nav(shown: list[Rendered]) -> list[dict[str, Any]]:
     """The navigation's articles, newest first: one list, or one section per newest cited round."""
-    item = [{attr(r.article.title): f"{r.article.slug}.md"} for r in _by_date(shown)]
+    ordered = _by_date(shown)
+    item = [{attr(r.article.title): f"{r.article.slug}.md"} for r in ordered]
     if len(item) <= NAV_ARTICLES:
         return item
     groups: dict[str, list[dict[str, str]]] = {}
-    for r, it in zip(_by_date(shown), item, strict=True):
+    for r, it in zip(ordered, item, strict=True):
         cited = rounds_of(r)
         groups.setdefault(cited[0] if cited else "", []).append(it)
     newest = sorted((v for v in groups if v), key=version_key, reverse=True)
