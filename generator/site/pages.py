@@ -12,6 +12,7 @@ import datetime as dt
 import functools
 import html
 import re
+from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -234,21 +235,47 @@ def index_page(rendered: list[Rendered], table: ResultsTable, sample: bool, pub:
     return "\n".join(lines) + "\n"
 
 
-def _counts(rows: pd.DataFrame) -> tuple[int, int, int, int]:
+Counts = tuple[int, int, int, int]
+
+
+def _counts_by(rows: pd.DataFrame, by: tuple[str, ...] = ()) -> dict[tuple[Any, ...], Counts]:
+    """:func:`_counts` of each group of *rows* by the columns *by*, in the groups' sorted order
+    (in one pass in plain Python: a pandas group costs about a millisecond, and a round's pages
+    count a dozen groups; values that are missing are not counted, as pandas' nunique does not)."""
+    n = len(rows)
+    keys = list(zip(*(rows[c].tolist() for c in by), strict=True)) if by else [()] * n
+    missing = rows["id_missing"].tolist() if "id_missing" in rows else [False] * n
+    columns = (rows["submitter"].tolist(), rows["result_id"].tolist(), rows["benchmark"].tolist())
+    groups: dict[tuple[Any, ...], tuple[set[Any], set[Any], set[Any], list[int]]] = {}
+    for key, submitter, rid, benchmark, miss in zip(keys, *columns, missing, strict=True):
+        g = groups.get(key)
+        if g is None:
+            g = groups[key] = (set(), set(), set(), [0])
+        g[0].add(submitter)
+        if not miss:
+            g[1].add(rid)
+        g[2].add(benchmark)
+        g[3][0] += 1
+    return {k: (_present(a), _present(b), _present(c), m[0]) for k, (a, b, c, m) in sorted(groups.items())}
+
+
+def _present(values: set[Any]) -> int:
+    """How many of *values* are not missing (None, NaN: the table's text columns hold text)."""
+    return sum(1 for v in values if isinstance(v, str))
+
+
+def _counts(rows: pd.DataFrame) -> Counts:
     """Submitters, systems (entry IDs), benchmarks and results (rows) of some rows of the table."""
-    ids = (
-        rows.loc[~rows["id_missing"].astype(bool), "result_id"] if "id_missing" in rows else rows["result_id"]
-    )
-    return rows["submitter"].nunique(), ids.nunique(), rows["benchmark"].nunique(), len(rows)
+    return _counts_by(rows).get((), (0, 0, 0, 0))
 
 
 def round_facts(version: str, table: ResultsTable) -> list[str]:
     """Submitters, systems, benchmarks and results of a round, per division and suite."""
     df = table.of_round(version)
     lines = ["| Division, suite | Submitters | Systems | Benchmarks | Results |", "|---|--:|--:|--:|--:|"]
-    for (division, suite), rows in df.groupby(["division", "suite"], sort=True):
+    for (division, suite), counts in _counts_by(df, ("division", "suite")).items():
         where = f"{str(division).capitalize()} {SUITE_NAMES.get(str(suite), str(suite).capitalize())}"
-        lines.append(f"| {md(where)} | {' | '.join(f'{n:,}' for n in _counts(rows))} |")
+        lines.append(f"| {md(where)} | {' | '.join(f'{n:,}' for n in counts)} |")
     lines.append(f"| All | {' | '.join(f'{n:,}' for n in _counts(df))} |")
     return lines
 
@@ -289,11 +316,18 @@ def benchmark_facts(benchmark: str, manifest: Manifest, table: ResultsTable) -> 
     """The rounds that have a benchmark, with its scenarios, units and counts; its latency bounds."""
     df = table.df[table.df["benchmark"] == benchmark]
     lines = ["| Round | Scenarios | Units | Submitters | Systems | Results |", "|---|---|---|--:|--:|--:|"]
-    for v in sorted(df["round"].unique(), key=version_key, reverse=True):
-        rows = df[df["round"] == v]
-        scen = sorted(rows["scenario"].unique(), key=lambda s: (SCENARIO_ORDER + [s]).index(s))
-        units = ", ".join(md(str(u)) for u in sorted(rows["units"].unique()))
-        submitters, systems, _, results = _counts(rows)
+    counts = _counts_by(df, ("round",))
+    scenarios: dict[str, set[str]] = {v: set() for (v,) in counts}
+    units_of: dict[str, set[str]] = {v: set() for (v,) in counts}
+    for v, scenario, unit in zip(
+        df["round"].tolist(), df["scenario"].tolist(), df["units"].tolist(), strict=True
+    ):
+        scenarios[v].add(scenario)
+        units_of[v].add(unit)
+    for v in sorted(scenarios, key=version_key, reverse=True):
+        scen = sorted(scenarios[v], key=lambda s: (SCENARIO_ORDER + [s]).index(s))
+        units = ", ".join(md(str(u)) for u in sorted(units_of[v]))
+        submitters, systems, _, results = counts[(v,)]
         lines.append(
             f"| [v{v}](../rounds/v{v}.md) | {md(', '.join(scen))} | {units} | "
             f"{submitters:,} | {systems:,} | {results:,} |"
@@ -358,12 +392,47 @@ def data_page(table: ResultsTable, version: str, manifest: Manifest) -> str:
             f"Published {day(rnd.published)}; retrieved from {source_link(rnd)} on {day(rnd.retrieved)}.",
             "",
         ]
-    counts = df.groupby(["division", "suite", "benchmark", "scenario"]).size().reset_index(name="rows")
     lines += ["| Division | Suite | Benchmark | Scenario | Rows |", "|---|---|---|---|--:|"]
-    for _, c in counts.iterrows():
-        cells = [md(str(c[k])) for k in ("division", "suite", "benchmark", "scenario")]
-        lines.append(f"| {' | '.join(cells)} | {c['rows']} |")
+    for key, counts in _counts_by(df, ("division", "suite", "benchmark", "scenario")).items():
+        lines.append(f"| {' | '.join(md(str(k)) for k in key)} | {counts[3]} |")
     lines += ["", *listing_markdown(table, version)]  # the names templates use
+    return "\n".join(lines + ["", TRADEMARK]) + "\n"
+
+
+def rounds_index(rendered: list[Rendered], manifest: Manifest, table: ResultsTable) -> str:
+    """Every round loaded, newest first: its publication date, counts and the articles citing it."""
+    lines = [
+        "# MLPerf® Inference rounds",
+        "",
+        "Every round of results this site loaded, newest first; systems are counted by entry ID.",
+        "",
+        "| Round | Published | Submitters | Systems | Benchmarks | Results | Articles |",
+        "|---|---|--:|--:|--:|--:|--:|",
+    ]
+    citing = Counter(v for r in rendered for v in rounds_of(r))
+    for v in sorted(table.rounds, key=version_key, reverse=True):
+        rnd = manifest.rounds.get(v)
+        counts = " | ".join(f"{n:,}" for n in _counts(table.of_round(v)))
+        lines.append(f"| [v{v}](v{v}.md) | {day(rnd.published) if rnd else ''} | {counts} | {citing[v]:,} |")
+    return "\n".join(lines + ["", TRADEMARK]) + "\n"
+
+
+def data_index(table: ResultsTable, manifest: Manifest) -> str:
+    """Every round's results as loaded, newest first: the file, the rows kept, the retrieval date."""
+    lines = [
+        "# MLPerf® Inference results as loaded",
+        "",
+        "Each round's official results file as this site loaded it, newest first; each page lists "
+        "the rows per benchmark and scenario, and the names articles use.",
+        "",
+        "| Round | File | Rows | Retrieved |",
+        "|---|---|--:|---|",
+    ]
+    for v in sorted(table.rounds, key=version_key, reverse=True):
+        rep, rnd = table.report(v), manifest.rounds.get(v)
+        file = md(rep.path.name) if rep else ""
+        rows = f"{rep.rows:,}" if rep else ""
+        lines.append(f"| [v{v} as loaded](v{v}.md) | {file} | {rows} | {day(rnd.retrieved) if rnd else ''} |")
     return "\n".join(lines + ["", TRADEMARK]) + "\n"
 
 
@@ -424,6 +493,9 @@ def page_makers(
     for v in table.rounds:
         pages.append((f"rounds/v{v}.md", functools.partial(_round, v, shown, manifest, table)))
         pages.append((f"data/v{v}.md", functools.partial(_data, v, manifest, table)))
+    if len(table.rounds) > NAV_ROUNDS:  # the navigation names the newest only
+        pages.append(("rounds/index.md", functools.partial(_rounds_index, shown, manifest, table)))
+        pages.append(("data/index.md", functools.partial(_data_index, table, manifest)))
     cited = by_id(b for r in shown for b in benchmarks_of(r))
     if cited:
         desc = "The MLPerf® Inference benchmarks the articles cite, with their rounds and units."
@@ -454,6 +526,16 @@ def _data(v: str, manifest: Manifest, table: ResultsTable) -> str:
         description=f"The MLPerf® Inference v{v} results as loaded: rows per division, suite, benchmark "
         "and scenario, and the names articles use.",
     )
+
+
+def _rounds_index(shown: list[Rendered], manifest: Manifest, table: ResultsTable) -> str:
+    desc = "Every MLPerf® Inference round of results this site loaded, and the articles citing each."
+    return titled(rounds_index(shown, manifest, table), description=desc)
+
+
+def _data_index(table: ResultsTable, manifest: Manifest) -> str:
+    desc = "Every MLPerf® Inference round's official results file as this site loaded it."
+    return titled(data_index(table, manifest), description=desc)
 
 
 def _benchmark(b: str, shown: list[Rendered], manifest: Manifest, table: ResultsTable) -> str:
@@ -489,9 +571,17 @@ def is_sample(table: ResultsTable) -> bool:
 #: half the time of putting an article into the theme)
 NAV_ARTICLES = 20
 
+#: the most rounds the navigation names in a section (three years of two rounds a year): on a
+#: site with more, Rounds and Data list the newest and an index of all of them, and the articles
+#: of older rounds go into one section, "Earlier rounds"; every page carries its navigation, so
+#: a link per round in each section made every page grow with the data (40 rounds: 120 links a
+#: page, a third of what 35 more rounds added to building 200 articles)
+NAV_ROUNDS = 6
+
 
 def articles_nav(shown: list[Rendered]) -> list[dict[str, Any]]:
-    """The navigation's articles, newest first: one list, or one section per newest cited round."""
+    """The navigation's articles, newest first: one list, or one section per newest cited round
+    (past :data:`NAV_ROUNDS` sections, the older rounds' in a section of their own)."""
     ordered = _by_date(shown)
     item = [{attr(r.article.title): f"{r.article.slug}.md"} for r in ordered]
     if len(item) <= NAV_ARTICLES:
@@ -502,7 +592,25 @@ def articles_nav(shown: list[Rendered]) -> list[dict[str, Any]]:
         groups.setdefault(cited[0] if cited else "", []).append(it)
     newest = sorted((v for v in groups if v), key=version_key, reverse=True)
     nav: list[dict[str, Any]] = [{f"v{v}": groups[v]} for v in newest]
+    if len(nav) > NAV_ROUNDS:
+        nav[NAV_ROUNDS - 1 :] = [{"Earlier rounds": nav[NAV_ROUNDS - 1 :]}]
     return nav + ([{"Other articles": groups[""]}] if "" in groups else [])
+
+
+#: the pages listing every round, in the navigation of a site with more than NAV_ROUNDS
+ROUNDS_INDEX = {"All rounds": "rounds/index.md"}
+DATA_INDEX = {"All rounds as loaded": "data/index.md"}
+
+
+def rounds_nav(
+    versions: list[str], item: Callable[[str], dict[str, str]], index: dict[str, str]
+) -> list[dict[str, str]]:
+    """A section of one page per round (*item* of its version), newest first: every round, or
+    past :data:`NAV_ROUNDS`, the *index* of all and the newest."""
+    newest = sorted(versions, key=version_key, reverse=True)
+    if len(newest) <= NAV_ROUNDS:
+        return [item(v) for v in newest]
+    return [index] + [item(v) for v in newest[: NAV_ROUNDS - 1]]
 
 
 def site_nav(
@@ -519,13 +627,13 @@ def site_nav(
     shown = published(rendered, is_sample(table) if sample is None else sample)
     nav: list[dict[str, Any]] = [{"Home": "index.md"}]
     nav.append({"Articles": articles_nav(shown)})
-    nav.append({"Rounds": [{f"v{v}": f"rounds/v{v}.md"} for v in reversed(table.rounds)]})
+    nav.append({"Rounds": rounds_nav(table.rounds, lambda v: {f"v{v}": f"rounds/v{v}.md"}, ROUNDS_INDEX)})
     cited = by_id(b for r in shown for b in benchmarks_of(r))
     if cited:
         items = [{"All benchmarks": "benchmarks/index.md"}]
         items += [{attr(b): f"benchmarks/{bench_slug(b)}.md"} for b in cited]
         nav.append({"Benchmarks": items})
-    nav.append({"Data": [{f"v{v} as loaded": f"data/v{v}.md"} for v in reversed(table.rounds)]})
+    nav.append({"Data": rounds_nav(table.rounds, lambda v: {f"v{v} as loaded": f"data/v{v}.md"}, DATA_INDEX)})
     if changes:
         nav.append({"Changes": "changes.md"})
     return nav
