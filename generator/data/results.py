@@ -649,6 +649,19 @@ class _RowReader:
         else:
             self.seen[key] = raw.loc
 
+    def _skipped(
+        self, division: str, suite: str, keep_div: set[str] | None, keep_suite: set[str] | None
+    ) -> bool:
+        """Whether a row is outside the divisions and suites asked for (counted in the report)."""
+        if keep_div is not None and division not in keep_div:
+            reason = f"{division}-division"
+        elif keep_suite is not None and suite not in keep_suite:
+            reason = f"{suite}-suite"
+        else:
+            return False
+        self.report.skipped[reason] = self.report.skipped.get(reason, 0) + 1
+        return True
+
     def row(
         self, raw: _Raw, version: str, keep_div: set[str] | None, keep_suite: set[str] | None
     ) -> dict[str, Any] | None:
@@ -669,13 +682,7 @@ class _RowReader:
         if fv:
             self.file_versions.add(normalize_version(fv))
         division, category, suite = self._labels(raw, ctx)
-        if keep_div is not None and division not in keep_div:
-            self.report.skipped[f"{division}-division"] = (
-                self.report.skipped.get(f"{division}-division", 0) + 1
-            )
-            return None
-        if keep_suite is not None and suite not in keep_suite:
-            self.report.skipped[f"{suite}-suite"] = self.report.skipped.get(f"{suite}-suite", 0) + 1
+        if self._skipped(division, suite, keep_div, keep_suite):
             return None
         scenario = self.rules.canonical_scenario(scen_raw)
         if scenario is None:
