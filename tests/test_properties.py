@@ -7,6 +7,7 @@ import csv
 import io
 import json
 import math
+from html import unescape
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -16,7 +17,7 @@ import yaml
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from generator.article.escape import md
+from generator.article.escape import clean, md, md_block
 from generator.data.manifest import Manifest, load_manifest
 from generator.data.results import CHECKER_FIELDS, RESULTS_FIELDS, read_results
 from generator.errors import DataError
@@ -89,6 +90,27 @@ def test_escaped_text_never_becomes_an_element_or_attribute(text: str) -> None:
     ], html
 
 
+@settings(max_examples=300)
+@given(text=TEXT)
+@example(text="#")
+@example(text="    1) x")
+@example(text="!!! note")
+@example(text="~~~")
+@example(text="---")
+def test_a_paragraph_of_data_text_is_one_paragraph_and_prints_as_itself(text: str) -> None:
+    """A description on a line of its own (an article's, in lists of articles), as Python-Markdown
+    reads it with the site's extensions: never a heading, list, rule, admonition or code block."""
+    page = f"Before.\n\n{md_block(text)}\n\nAfter.\n"
+    html = markdown.markdown(
+        page, extensions=["tables", "attr_list", "md_in_html", "admonition", "footnotes"]
+    )
+    expected = [("p", ()), ("p", ()), ("p", ())] if md_block(text).strip() else [("p", ()), ("p", ())]
+    assert structure(html) == expected, html
+    if md_block(text).strip():
+        middle = html.split("<p>")[2].split("</p>")[0]
+        assert unescape(middle).strip(" ") == clean(text).strip(" "), html
+
+
 ARTICLE = (
     "---\ntitle: {title}\ndescription: {title}\nauthor: {title}\ndate: 2026-10-05\n"
     'rounds: ["6.1"]\n---\n\n# {{{{ meta.title }}}}\n\n'
@@ -132,7 +154,10 @@ def plain_site(tmp_path_factory: pytest.TempPathFactory) -> Pages:
 @given(text=TEXT)
 @example(text="0²")  # a superscript in a system name is data, not a footnote marker
 @example(text="[2]")
-@example(text="0W")  # a system name that reads like a power figure is data, not the article's claim
+@example(text="0W")
+@example(
+    text="#"
+)  # an article's description (its title here): a paragraph, not a heading  # a system name that reads like a power figure is data, not the article's claim
 def test_escaping_random_text_in_every_text_field_builds_a_site_with_no_element_from_the_data(
     tmp_path_factory: pytest.TempPathFactory,
     plain_site: Pages,

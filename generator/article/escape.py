@@ -55,6 +55,30 @@ def md(text: str) -> str:
     return _MD_SPECIAL.sub(r"\\\1", text)
 
 
+#: what makes a line the start of a block, not text: a heading (#), a list item (-, +, 1. or
+#: 1)), a thematic break (---), an admonition (!!!), a fenced code block (~~~): its first
+#: character (the number's "." or ")") is written as a character reference, which no block
+#: parser reads and the browser prints as the character
+_BLOCK_START = re.compile(r"[#\-+!~]|\d{1,9}(?=[.)])")
+
+
+def md_block(text: str) -> str:
+    """:func:`md` for text that is a paragraph of its own (a line to itself): it cannot start a
+    heading, a list, a rule, an admonition or a code block either.
+
+    >>> md_block('# 1. Heading')
+    '&#35; 1. Heading'
+    >>> md_block('    1. item')
+    '1&#46; item'
+    """
+    text = md(text).lstrip(" ")  # four spaces would start a code block
+    m = _BLOCK_START.match(text)
+    if m is None:
+        return text
+    end = m.end() + 1 if text[: m.end()].isdigit() else m.end()
+    return text[: end - 1] + f"&#{ord(text[end - 1])};" + text[end:]
+
+
 def attr(text: str) -> str:
     """Text for an HTML attribute value written between double quotes (in HTML, not Markdown)."""
     return html.escape(clean(str(text)), quote=True)

@@ -21,7 +21,7 @@ from typing import Any
 import pandas as pd
 import yaml
 
-from generator.article.escape import attr, md, safe_url
+from generator.article.escape import attr, md, md_block, safe_url
 from generator.article.footnotes import SCENARIO_ORDER, SUITE_NAMES
 from generator.article.render import Rendered
 from generator.check import Finding, by_path
@@ -206,14 +206,14 @@ def article_item(r: Rendered, up: str = "") -> list[str]:
         out += [f'<p class="gi-byline" markdown="1">{line}</p>', ""]
     desc = r.article.meta.get("description")
     if desc:
-        out += [md(str(desc)), ""]
+        out += [md_block(str(desc)), ""]
     return out
 
 
 def index_page(rendered: list[Rendered], table: ResultsTable, sample: bool, pub: Publication) -> str:
     """The home page: the articles, newest first, then the rounds and the benchmarks they cite."""
     intro = (
-        md(pub.description) if pub.description else "Per-GPU readings of official MLPerf® Inference results."
+        md_block(pub.description) if pub.description else "Per-GPU readings of official MLPerf® Inference results."
     )
     lines = [f"# {md(pub.name)}", "", f"{intro.rstrip('.')}.", ""]
     if sample:
