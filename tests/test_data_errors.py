@@ -81,3 +81,44 @@ def test_unsupported_file_type(manifest: Manifest, tmp_path: Path) -> None:
     with pytest.raises(DataError) as exc:
         read_results(p, manifest, version="9.9")
     assert exc.value.message == f"{p}: unsupported file type '.txt' (use .json, .csv or .xlsx)"
+
+
+@pytest.mark.parametrize(
+    ("field", "literal", "message"),
+    [
+        ("a#", '"inf"', "field 'a#': not a whole number: 'inf'"),
+        ("a#", "1e400", "field 'a#': not a whole number: 'inf'"),
+        ("a#", "1" + "0" * 400, "field 'a#': not a whole number: '1" + "0" * 400 + "'"),
+        ("Nodes", "2.5", "field 'Nodes': not a whole number: '2.5'"),
+        ("a#", "NaN", "field 'a#': accelerator count is missing for accelerator 'NVIDIA B300-SXM-270GB'"),
+        (
+            "Performance_Result",
+            "1e400",
+            "field 'Performance_Result': result must be a positive number, got 'inf'",
+        ),
+        (
+            "Performance_Result",
+            "1" + "0" * 400,
+            "field 'Performance_Result': result must be a positive number, got '1" + "0" * 400 + "'",
+        ),
+        ("Performance_Result", "NaN", "field 'Performance_Result': missing result"),
+    ],
+)
+def test_an_infinite_huge_or_undefined_number_is_an_error_naming_the_field(
+    manifest: Manifest, tmp_path: Path, field: str, literal: str, message: str
+) -> None:
+    """JSON numbers beyond a float, and the NaN Python's reader accepts: an error, or blank (NaN),
+    never a traceback (an infinite count raised OverflowError). The first problem is the number's
+    (a bad count is then also a missing one)."""
+    path = tmp_path / "summary_results.json"
+    src = (BAD / "zero_accelerators.json").read_text()
+    first = src.split("},\n", 1)[0] + "}\n]"
+    old = {"a#": '"a#": 8', "Nodes": '"Nodes": 1', "Performance_Result": '"Performance_Result": 1000.0'}[
+        field
+    ]
+    path.write_text(first.replace(old, f'"{field}": {literal}'))
+    with pytest.raises(DataError) as exc:
+        read_results(path, manifest, version="9.9")
+    lines = exc.value.message.splitlines()
+    first = lines[0] if len(lines) == 1 else lines[1].strip()
+    assert first == f"{path}: index 0 (entry 9.9-0001 gpt-oss-120b Server): {message}"

@@ -121,5 +121,7 @@ def test_a_site_of_few_rounds_links_each_and_has_no_index(tmp_path: Path) -> Non
     build(project=project, results=results, site_dir=site, log=lambda s: None, use_cache=False, jobs=1)
     rounds, data = ((site / d / "v8.0.html").read_text("utf-8") for d in ("rounds", "data"))
     assert all(f'href="v{v}.html"' in rounds and f'href="v{v}.html"' in data for v in versions)
-    assert f'href="rounds/v{versions[-1]}.html"' in (site / "note.html").read_text("utf-8")  # the newest first
+    assert f'href="rounds/v{versions[-1]}.html"' in (site / "note.html").read_text(
+        "utf-8"
+    )  # the newest first
     assert not (site / "rounds" / "index.html").exists() and not (site / "data" / "index.html").exists()

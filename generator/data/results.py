@@ -16,9 +16,7 @@ row (``index N`` in JSON, ``line N`` in CSV, ``row N`` in xlsx) and the field.
 from __future__ import annotations
 
 import csv
-import functools
 import math
-import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,6 +24,18 @@ from typing import Any
 
 import pandas as pd
 
+from generator.data.columns import file_columns
+from generator.data.fields import (
+    CATEGORIES,
+    DIVISIONS,
+    MAX_TEXT,
+    RESULT_ID,
+    flag_of,
+    named_counts,
+    number_of,
+    text_of,
+    whole_of,
+)
 from generator.data.manifest import Manifest, Round, normalize_version, read_json
 from generator.errors import DataError
 
@@ -108,8 +118,6 @@ CHECKER_FIELDS = {
     "version": "version",
 }
 OPTIONAL = {"total", "software", "weights", "inferred", "has_power", "version", "details"}
-CATEGORIES = ("available", "preview", "rdi")
-DIVISIONS = ("closed", "open")
 MAX_LISTED_ERRORS = 20
 
 
@@ -334,78 +342,13 @@ def read_records(path: Path, fmt: str | None = None) -> tuple[list[_Raw], dict[s
 # --------------------------------------------------------------------------- validation
 
 
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
-
-
-def _text(v: Any) -> str:
-    """A field as text: stripped, control characters removed (tabs and line breaks become spaces)."""
-    if type(v) is str:  # nearly every field
-        return _clean(v)
-    if v is None:
-        return ""
-    if isinstance(v, float) and math.isnan(v):
-        return ""
-    return _clean(str(v))
-
-
-@functools.lru_cache(maxsize=1 << 16)
-def _clean(text: str) -> str:
-    """*text* stripped, without control characters; kept, as a file repeats its names and labels
-    row after row (a fifth of loading a round went into cleaning the same texts again)."""
-    if _CONTROL.search(text) is None:  # nearly every field: no substitution to make
-        return text.strip()
-    return _CONTROL.sub(lambda m: " " if m.group(0) in "\t\n\r" else "", text).strip()
-
-
-def _number(v: Any) -> float | None:
-    """Parse a number; ``None`` for blank, raise ValueError for text that is not one."""
-    if isinstance(v, bool):
-        raise ValueError(v)
-    if isinstance(v, int | float):
-        return float(v)
-    s = _text(v)
-    if s == "" or s.lower() in ("none", "nan", "n/a"):
-        return None
-    return float(s.replace(",", ""))
-
-
-def _flag(v: Any) -> bool:
-    if type(v) is bool:  # JSON's true and false (the text of any other value is read)
-        return v
-    return _text(v).lower() in ("1", "true", "yes")
-
-
 def _whole(problems: _Problems, raw: _Raw, ctx: str, col: str) -> int | None:
     v = raw.values.get(col)
     try:
-        n = _number(v)
+        return whole_of(v)
     except ValueError:
-        problems.add(raw.loc, ctx, col, f"not a whole number: {_text(v)!r}")
+        problems.add(raw.loc, ctx, col, f"not a whole number: {text_of(v)!r}")
         return None
-    if n is None:
-        return None
-    if n != int(n):
-        problems.add(raw.loc, ctx, col, f"not a whole number: {_text(v)!r}")
-        return None
-    return int(n)
-
-
-#: a result ID: round version, a dash, the entry number
-RESULT_ID = re.compile(r"(\d+\.\d+)-(\d{4,5})")
-
-
-#: the longest text a results field may hold (the official files' longest is under 300 characters)
-MAX_TEXT = 1000
-
-
-@functools.lru_cache(maxsize=4096)
-def _named_counts(name: str, family: str) -> tuple[int, ...]:
-    """Counts a name gives for a family: ``"HPE XD690 (8x B300)"`` -> ``(8,)``; ``8xMI355X`` too."""
-    if not name:
-        return ()
-    parts = [re.escape(p) for p in family.split("+")]
-    pattern = rf"(?<![\w.])(\d{{1,5}})\s*[xX×]\s*(?:NVIDIA\s+|AMD\s+(?:Instinct\s+)?|Intel\s+)?(?:{'|'.join(parts)})(?![\w])"
-    return tuple(int(m.group(1)) for m in re.finditer(pattern, name))
 
 
 class _RowReader:
@@ -435,7 +378,7 @@ class _RowReader:
         self.problems.add(raw.loc, ctx, self.cols.get(key, key) if key else None, message)
 
     def _result_id(self, raw: _Raw, ctx: str, version: str) -> str:
-        rid = _text(raw.values.get("ID")) if self.results_shape else ""
+        rid = text_of(raw.values.get("ID")) if self.results_shape else ""
         if self.results_shape and not rid:
             self.add(raw, ctx, "ID", "empty result ID")
         elif rid:
@@ -450,10 +393,10 @@ class _RowReader:
 
     def _labels(self, raw: _Raw, ctx: str) -> tuple[str, str, str]:
         get, cols = raw.values.get, self.cols
-        division = _text(get(cols["division"], "")).lower()
+        division = text_of(get(cols["division"], "")).lower()
         if division not in DIVISIONS:
             self.add(raw, ctx, "division", f"unknown division {division!r} (expected closed or open)")
-        category = _text(get(cols["availability"], "")).lower()
+        category = text_of(get(cols["availability"], "")).lower()
         if category not in CATEGORIES:
             self.add(
                 raw,
@@ -461,7 +404,7 @@ class _RowReader:
                 "availability",
                 f"unknown category {category!r} (expected available, preview or rdi)",
             )
-        return division, category, _text(get(cols["suite"], "")).lower()
+        return division, category, text_of(get(cols["suite"], "")).lower()
 
     def _result(self, raw: _Raw, ctx: str, units: str) -> float | None:
         if units not in self.rules.units:
@@ -469,15 +412,15 @@ class _RowReader:
             self.add(raw, ctx, "units", f"unknown units {units!r} (known: {known})")
         value = self.get(raw, "result")  # as text only in a message
         try:
-            result = _number(value)
+            result = number_of(value)
         except ValueError:
-            self.add(raw, ctx, "result", f"not a number: {_text(value)!r}")
+            self.add(raw, ctx, "result", f"not a number: {text_of(value)!r}")
             return None
         if result is None:
             self.add(raw, ctx, "result", "missing result")
             return None
         if not math.isfinite(result) or result <= 0:
-            self.add(raw, ctx, "result", f"result must be a positive number, got {_text(value)!r}")
+            self.add(raw, ctx, "result", f"result must be a positive number, got {text_of(value)!r}")
             return None
         top, low = self.rules.plausible_max(units), self.rules.plausible_min(units)
         if top is not None and result > top:
@@ -551,7 +494,7 @@ class _RowReader:
             return
         per_node = counts[0]
         for key in ("system", "platform"):
-            for n in _named_counts(_text(self.get(raw, key)), family):
+            for n in named_counts(text_of(self.get(raw, key)), family):
                 if n in (per_node, int(total)) or (n > 1 and int(total) % n == 0):
                     continue
                 if (rid, "System") in self.waivers:
@@ -633,7 +576,7 @@ class _RowReader:
             return None
         if nodes is None or nodes <= 0:
             if need or nodes is not None:  # a node count that is given must make sense
-                got = _text(self.get(raw, "nodes"))
+                got = text_of(self.get(raw, "nodes"))
                 self.add(raw, ctx, "nodes", f"node count must be a positive whole number, got {got!r}")
             return None
         return per_node * nodes
@@ -668,8 +611,8 @@ class _RowReader:
         """One normalized row, or None when the record is skipped or broken."""
         v, cols = raw.values, self.cols
         get = v.get
-        bench_raw, scen_raw = _text(get(cols["benchmark"], "")), _text(get(cols["scenario"], ""))
-        rid_text = _text(get("ID")) if self.results_shape else ""
+        bench_raw, scen_raw = text_of(get(cols["benchmark"], "")), text_of(get(cols["scenario"], ""))
+        rid_text = text_of(get("ID")) if self.results_shape else ""
         ctx = " ".join(p for p in (f"entry {rid_text}" if rid_text else "", bench_raw, scen_raw) if p)
         if not v.keys() >= self.required_set or (self.results_shape and "ID" not in v):
             empty = [c for c in self.required if c not in v]
@@ -678,7 +621,7 @@ class _RowReader:
             self.add(raw, ctx, None, f"missing field(s): {', '.join(repr(e) for e in empty)}")
             return None
         rid = self._result_id(raw, ctx, version)
-        fv = _text(get(cols["version"], ""))
+        fv = text_of(get(cols["version"], ""))
         if fv:
             self.file_versions.add(normalize_version(fv))
         division, category, suite = self._labels(raw, ctx)
@@ -687,16 +630,16 @@ class _RowReader:
         scenario = self.rules.canonical_scenario(scen_raw)
         if scenario is None:
             self.add(raw, ctx, "scenario", f"unknown scenario {scen_raw!r}")
-        units = _text(get(cols["units"], ""))
+        units = text_of(get(cols["units"], ""))
         result = self._result(raw, ctx, units)
-        accelerator = _text(get(cols["accelerator"], ""))
+        accelerator = text_of(get(cols["accelerator"], ""))
         family, hetero = self.families.classify(accelerator)
         if not family and not self.families.is_cpu_only(accelerator):
             self.report.unmapped_accelerators.add(accelerator)
         counts = self._counts(raw, ctx)
         total_acc = self._accelerators(raw, ctx, rid, accelerator, counts)
         benchmark = self.rules.canonical_benchmark(bench_raw)
-        submitter, platform = _text(get(cols["submitter"], "")), _text(get(cols["platform"], ""))
+        submitter, platform = text_of(get(cols["submitter"], "")), text_of(get(cols["platform"], ""))
         key = (
             (rid, benchmark, scenario or scen_raw)
             if rid
@@ -711,7 +654,7 @@ class _RowReader:
             "result_id": rid,
             "id_missing": not rid,
             "submitter": submitter,
-            "system": _text(get(cols["system"], "")),
+            "system": text_of(get(cols["system"], "")),
             "platform": platform,
             "division": division,
             "category": category,
@@ -729,13 +672,13 @@ class _RowReader:
             "units": units,
             "higher_is_better": not latency,
             "per_accelerator": per_acc,
-            "software": _text(get(cols["software"], "")),
-            "weight_data_types": _text(get(cols["weights"], "")),
-            "inferred": _flag(get(cols["inferred"], "")),
-            "has_power": _flag(get(cols["has_power"], "")),
+            "software": text_of(get(cols["software"], "")),
+            "weight_data_types": text_of(get(cols["weights"], "")),
+            "inferred": flag_of(get(cols["inferred"], "")),
+            "has_power": flag_of(get(cols["has_power"], "")),
             "source_file": str(self.path),
             "source_row": raw.loc,
-            "details": _text(get(cols["details"], "")) if "details" in cols else "",
+            "details": text_of(get(cols["details"], "")) if "details" in cols else "",
         }
 
 
@@ -764,15 +707,23 @@ def normalize_records(
     keep_suite = {s.lower() for s in suites} if suites else None
     report = LoadReport(path=path, version=version or "?", shape=shape)
     reader = _RowReader(cols, path, manifest, rnd, report)
-    out = [
-        row for raw in records if (row := reader.row(raw, version or "", keep_div, keep_suite)) is not None
-    ]
+    # a file with no problem, column by column; else record by record, naming every problem
+    fast = file_columns(records, reader, version or "") if keep_div is keep_suite is None else None
+    if fast is not None:
+        df = pd.DataFrame(fast, columns=COLUMNS)
+    else:
+        out = [
+            one
+            for raw in records
+            if (one := reader.row(raw, version or "", keep_div, keep_suite)) is not None
+        ]
+        df = pd.DataFrame(out, columns=COLUMNS)
     if version and reader.file_versions and reader.file_versions != {version}:
         found = ", ".join(f"v{f}" for f in sorted(reader.file_versions))
         reader.problems.add("version", "", None, f"the file says {found} but is loaded as round v{version}")
     reader.problems.raise_if_any()
-    report.rows = len(out)
-    return pd.DataFrame(out, columns=COLUMNS), report
+    report.rows = len(df)
+    return df, report
 
 
 def read_results(
@@ -791,7 +742,7 @@ def read_results(
     p = Path(path)
     records, cols = read_records(p, fmt)
     if version is None:
-        found = {normalize_version(_text(r.values.get(cols["version"]))) for r in records} - {""}
+        found = {normalize_version(text_of(r.values.get(cols["version"]))) for r in records} - {""}
         if len(found) != 1:
             raise DataError(
                 f"{p}: cannot tell which round this file holds (version column: "

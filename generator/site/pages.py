@@ -213,7 +213,9 @@ def article_item(r: Rendered, up: str = "") -> list[str]:
 def index_page(rendered: list[Rendered], table: ResultsTable, sample: bool, pub: Publication) -> str:
     """The home page: the articles, newest first, then the rounds and the benchmarks they cite."""
     intro = (
-        md_block(pub.description) if pub.description else "Per-GPU readings of official MLPerf® Inference results."
+        md_block(pub.description)
+        if pub.description
+        else "Per-GPU readings of official MLPerf® Inference results."
     )
     lines = [f"# {md(pub.name)}", "", f"{intro.rstrip('.')}.", ""]
     if sample:

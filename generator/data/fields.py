@@ -1,0 +1,93 @@
+"""The fields of an official results file, one value at a time: text cleaned of control
+characters, numbers, flags, result IDs, and the accelerator counts a system's name states.
+
+Both readers of :mod:`generator.data.results` use them: the row reader, which names every problem
+of a record, and :mod:`generator.data.columns`, which makes the columns of a file with none.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import re
+from typing import Any
+
+CATEGORIES = ("available", "preview", "rdi")
+DIVISIONS = ("closed", "open")
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+
+
+def text_of(v: Any) -> str:
+    """A field as text: stripped, control characters removed (tabs and line breaks become spaces)."""
+    if type(v) is str:  # nearly every field
+        return clean(v)
+    if v is None:
+        return ""
+    if isinstance(v, float) and math.isnan(v):
+        return ""
+    return clean(str(v))
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def clean(text: str) -> str:
+    """*text* stripped, without control characters; kept, as a file repeats its names and labels
+    row after row (a fifth of loading a round went into cleaning the same texts again)."""
+    if _CONTROL.search(text) is None:  # nearly every field: no substitution to make
+        return text.strip()
+    return _CONTROL.sub(lambda m: " " if m.group(0) in "\t\n\r" else "", text).strip()
+
+
+#: integers from here on are beyond a float (``float(10**309)`` overflows)
+_HUGE = 10**308
+
+
+def number_of(v: Any) -> float | None:
+    """Parse a number; ``None`` for blank, raise ValueError for text that is not one."""
+    if isinstance(v, bool):
+        raise ValueError(v)
+    if isinstance(v, float):
+        return None if v != v else v  # NaN: blank, as its text is
+    if isinstance(v, int):  # JSON's integers have any number of digits
+        return float(v) if abs(v) < _HUGE else (math.inf if v > 0 else -math.inf)
+    s = text_of(v)
+    if s == "" or s.lower() in ("none", "nan", "n/a"):
+        return None
+    return float(s.replace(",", ""))
+
+
+def whole_of(v: Any) -> int | None:
+    """Parse a whole number; ``None`` for blank, raise ValueError for anything else (a fraction,
+    an infinite or huge number, text)."""
+    if type(v) is int and abs(v) < _HUGE:
+        return v
+    n = number_of(v)
+    if n is None:
+        return None
+    if not math.isfinite(n) or n != int(n):
+        raise ValueError(v)
+    return int(n)
+
+
+def flag_of(v: Any) -> bool:
+    if type(v) is bool:  # JSON's true and false (the text of any other value is read)
+        return v
+    return text_of(v).lower() in ("1", "true", "yes")
+
+
+#: a result ID: round version, a dash, the entry number
+RESULT_ID = re.compile(r"(\d+\.\d+)-(\d{4,5})")
+
+
+#: the longest text a results field may hold (the official files' longest is under 300 characters)
+MAX_TEXT = 1000
+
+
+@functools.lru_cache(maxsize=4096)
+def named_counts(name: str, family: str) -> tuple[int, ...]:
+    """Counts a name gives for a family: ``"HPE XD690 (8x B300)"`` -> ``(8,)``; ``8xMI355X`` too."""
+    if not name:
+        return ()
+    parts = [re.escape(p) for p in family.split("+")]
+    pattern = rf"(?<![\w.])(\d{{1,5}})\s*[xX×]\s*(?:NVIDIA\s+|AMD\s+(?:Instinct\s+)?|Intel\s+)?(?:{'|'.join(parts)})(?![\w])"
+    return tuple(int(m.group(1)) for m in re.finditer(pattern, name))
