@@ -396,3 +396,17 @@ def test_an_article_needing_a_round_not_loaded_is_listed_without_broken_links(
     home = (tmp_path / "site" / "index.html").read_text("utf-8")
     assert "MLPerf® Inference v7.0" in home and "rounds/v7.0" not in home
     assert "(not built: official results needed)" in home
+
+
+def test_search_finds_articles_rounds_and_benchmarks_but_not_the_data_as_loaded(built: Path) -> None:
+    """The pages of each round as loaded list the same names round after round: in search they
+    would answer a name once per round; they stay in the navigation and the sitemap."""
+    site = built / "site"
+    pages = {
+        d["location"].split("#")[0]
+        for d in json.loads((site / "search" / "search_index.json").read_text("utf-8"))["docs"]
+    }
+    assert {"first-article.html", "rounds/v6.1.html", "benchmarks/gpt-oss-120b.html"} <= pages
+    assert not [p for p in pages if p.startswith("data/")]
+    assert "data/v6.1.html</loc>" in (site / "sitemap.xml").read_text("utf-8")
+    assert '<meta name="robots"' not in (site / "data" / "v6.1.html").read_text("utf-8")

@@ -462,6 +462,12 @@ REVIEW_META = {
 }
 
 
+#: the pages of each round as loaded list the same names round after round: in search, they would
+#: answer a name once per round (and make the index grow with the rounds); the round's own page,
+#: in search, links to them
+DATA_META = {"search": {"exclude": True}}
+
+
 PageMaker = Callable[[], str]
 
 
@@ -527,6 +533,7 @@ def _data(v: str, manifest: Manifest, table: ResultsTable) -> str:
         data_page(table, v, manifest),
         description=f"The MLPerf® Inference v{v} results as loaded: rows per division, suite, benchmark "
         "and scenario, and the names articles use.",
+        **DATA_META,
     )
 
 
@@ -537,7 +544,7 @@ def _rounds_index(shown: list[Rendered], manifest: Manifest, table: ResultsTable
 
 def _data_index(table: ResultsTable, manifest: Manifest) -> str:
     desc = "Every MLPerf® Inference round's official results file as this site loaded it."
-    return titled(data_index(table, manifest), description=desc)
+    return titled(data_index(table, manifest), description=desc, **DATA_META)
 
 
 def _benchmark(b: str, shown: list[Rendered], manifest: Manifest, table: ResultsTable) -> str:
