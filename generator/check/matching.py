@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from generator.check.claims import Claim
 from generator.check.vocabulary import Mentions
-from generator.data.table import ResultsTable, Row, entry_round
+from generator.data.table import ResultsTable, Row
 
 
 class EntryRows(Mapping[str, list[Row]]):
@@ -31,10 +31,8 @@ class EntryRows(Mapping[str, list[Row]]):
 
     def __getitem__(self, entry: str) -> list[Row]:
         rows = self.made.get(entry)
-        if rows is None:
-            positions = self.positions[entry]
-            self.prepare([entry_round(entry)])
-            rows = self.made[entry] = self.table.rows_at(positions)
+        if rows is None:  # the entry's rows only: an article cites a few entries of a round
+            rows = self.made[entry] = self.table.rows_at(self.positions[entry])
         return rows
 
     def prepare(self, versions: Iterable[str]) -> None:

@@ -573,9 +573,10 @@ class ResultsTable:
         if key not in self._names:  # asked again by every "no results match" message
             if col == "kind":
                 found = {k for s in self.df["submitter"].unique() for k in self.submitters.kinds(str(s))}
-            else:
-                df = self.df if key[1] is None else self.df.iloc[self._positions(key[1], None, None)]
-                found = {str(x) for x in df[col].unique() if str(x).strip()}
+            else:  # the one column, not the round's rows of every column
+                values = self.df[col].to_numpy()
+                values = values if key[1] is None else values[self._positions(key[1], None, None)]
+                found = {str(x) for x in set(values.tolist()) if str(x).strip()}
             self._names[key] = sorted(found)
         return list(self._names[key])
 
