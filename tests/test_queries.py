@@ -489,3 +489,20 @@ def test_trend_caption_states_the_selection_it_plots(tmp_path: Path, lib: Librar
         "*Figure 1: Best per-GPU value of Closed gpt-oss-120b Server rows (submitter Azure) in each loaded round"
         in out
     )
+
+
+def test_data_page_counts_a_benchmarks_rows_per_scenario_on_one_line(
+    official: ResultsTable, manifest: Manifest
+) -> None:
+    """One line per division, suite and benchmark, a column per scenario the round has (in the
+    rules' order) and the total; the totals add up to the rows loaded."""
+    from generator.site.pages import data_page
+
+    page = data_page(official, "5.1", manifest)
+    head = "| Division | Suite | Benchmark | Offline | Server | Interactive | SingleStream | MultiStream | Rows |"
+    assert head in page
+    assert "| closed | datacenter | llama2-70b-99 | 47 | 45 | 22 |  |  | 114 |" in page
+    assert "| open | edge | pointpainting |  |  |  | 2 |  | 2 |" in page
+    lines = page.split(head + "\n")[1].split("\n\n")[0].splitlines()[1:]
+    rows = [int(line.rstrip(" |").rsplit("| ", 1)[1].replace(",", "")) for line in lines]
+    assert sum(rows) == len(official.of_round("5.1")) == 1448

@@ -394,11 +394,26 @@ def data_page(table: ResultsTable, version: str, manifest: Manifest) -> str:
             f"Published {day(rnd.published)}; retrieved from {source_link(rnd)} on {day(rnd.retrieved)}.",
             "",
         ]
-    lines += ["| Division | Suite | Benchmark | Scenario | Rows |", "|---|---|---|---|--:|"]
-    for key, counts in _counts_by(df, ("division", "suite", "benchmark", "scenario")).items():
-        lines.append(f"| {' | '.join(md(str(k)) for k in key)} | {counts[3]} |")
+    lines += scenario_rows(df, manifest.rules.scenarios)
     lines += ["", *listing_markdown(table, version)]  # the names templates use
     return "\n".join(lines + ["", TRADEMARK]) + "\n"
+
+
+def scenario_rows(df: pd.DataFrame, order: tuple[str, ...]) -> list[str]:
+    """A table of the rows of each division, suite and benchmark, a column per scenario (in
+    *order*, then any other), and their total: one line per benchmark, not per scenario."""
+    counts = {k: c[3] for k, c in _counts_by(df, ("division", "suite", "benchmark", "scenario")).items()}
+    present = {k[3] for k in counts}
+    scenarios = [s for s in order if s in present] + sorted(present - set(order), key=str)
+    lines = [
+        f"| Division | Suite | Benchmark | {' | '.join(md(str(s)) for s in scenarios)} | Rows |",
+        f"|---|---|---|{'--:|' * len(scenarios)}--:|",
+    ]
+    for key in dict.fromkeys(k[:3] for k in counts):  # sorted, as the counts are
+        cells = [f"{counts[(*key, s)]:,}" if (*key, s) in counts else "" for s in scenarios]
+        total = sum(counts.get((*key, s), 0) for s in scenarios)
+        lines.append(f"| {' | '.join(md(str(k)) for k in key)} | {' | '.join(cells)} | {total:,} |")
+    return lines
 
 
 def rounds_index(rendered: list[Rendered], manifest: Manifest, table: ResultsTable) -> str:
