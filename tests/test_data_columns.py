@@ -200,6 +200,7 @@ def test_a_hostile_edit_the_row_reader_accepts_can_still_be_read_column_by_colum
         (0, "Total Accelerators", 0),
         (0, "Nodes", 0),
         (0, "a#", 2.5),
+        (0, "a#", 10**200),
         (0, "System", "16x MI350X"),
         (0, "Model", KeyError),
     ],

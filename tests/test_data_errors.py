@@ -90,6 +90,12 @@ def test_unsupported_file_type(manifest: Manifest, tmp_path: Path) -> None:
         ("a#", "1e400", "field 'a#': not a whole number: 'inf'"),
         ("a#", "1" + "0" * 400, "field 'a#': not a whole number: '1" + "0" * 400 + "'"),
         ("Nodes", "2.5", "field 'Nodes': not a whole number: '2.5'"),
+        (
+            "a#",
+            "1" + "0" * 200,
+            "field 'a#': not a whole number: '1" + "0" * 200 + "'",
+        ),  # x Nodes: beyond a float
+        ("a#", '"9007199254740993"', "field 'a#': not a whole number: '9007199254740993'"),
         ("a#", "NaN", "field 'a#': accelerator count is missing for accelerator 'NVIDIA B300-SXM-270GB'"),
         (
             "Performance_Result",

@@ -3,7 +3,8 @@
 Nearly every file a build loads is an official one with no problem: its rows are made here, a
 column at a time, each distinct name, label or unit looked at once (a synthetic round's 800 rows,
 their DataFrame included: 6 ms, against 13 ms row by row; a cost every round of a site adds). Whatever is not
-plainly valid (a problem of any kind, a waiver that applies, rows left out by a filter) makes
+plainly valid (a problem of any kind, a waiver naming one of its entries, rows left out by a
+filter) makes
 :func:`file_columns` give up, and :class:`~generator.data.results._RowReader` reads the file
 record by record: it names the record and field of every problem. Both give the same rows, a
 property the tests check on the official files and on generated ones.
@@ -62,7 +63,9 @@ def _texts(raw: list[Any]) -> list[str]:
 
 def _each(values: list[Any], convert: Callable[[Any], Any]) -> list[Any]:
     """*convert* of each value, each distinct one once when all are of one type (``1`` and
-    ``True``, equal as keys, convert differently); an error of *convert* gives up."""
+    ``True``, equal as keys, convert differently); an error of *convert* gives up. Equal values
+    of one type must convert alike: true of the converters given here (counts, flags, names),
+    not of ``str`` on floats (``-0.0`` and ``0.0``)."""
     try:
         if len(set(map(type, values))) == 1:
             once = {v: convert(v) for v in set(values)}
@@ -92,6 +95,7 @@ class _Reading:
         self.values = [r.values for r in records]
         self.fields: dict[str, list[Any]] = {}
         self.rules, self.families = reader.rules, reader.families
+        self.cpu_only = 0  # rows of CPU-only systems (see :meth:`totals`)
         need = reader.required_set | ({"ID"} if reader.results_shape else set())
         _check(all(v.keys() >= need for v in self.values))
 
@@ -136,9 +140,9 @@ class _Reading:
             for r, t, lat in zip(results, total, latency, strict=True)
         ]
         self.plausible(units, per_acc)
-        family = self.named(accelerator, (system, platform), counts[0], total)
+        family = self.families_of(accelerator, (system, platform), counts[0], total)
         self.lengths()
-        self.done(files, accelerator, family)
+        self.note(files, accelerator, family)
         return {
             "round": [self.version] * n,
             "result_id": ids,
@@ -234,7 +238,7 @@ class _Reading:
             top = tops[unit]
             _check(top is None or not value > top)
 
-    def named(
+    def families_of(
         self,
         accelerator: list[str],
         names: tuple[list[str], list[str]],
@@ -259,7 +263,7 @@ class _Reading:
             lengths = map(len, set(raw)) if set(map(type, raw)) <= {str} else (len(str(x or "")) for x in raw)
             _check(max(lengths, default=0) <= MAX_TEXT)
 
-    def done(self, files: set[str], accelerator: list[str], family: list[tuple[str, bool]]) -> None:
+    def note(self, files: set[str], accelerator: list[str], family: list[tuple[str, bool]]) -> None:
         """What the row reader would have noted of the file: its versions, CPU-only rows and
         accelerators no family names."""
         self.reader.file_versions |= files

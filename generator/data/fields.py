@@ -38,18 +38,23 @@ def clean(text: str) -> str:
     return _CONTROL.sub(lambda m: " " if m.group(0) in "\t\n\r" else "", text).strip()
 
 
-#: integers from here on are beyond a float (``float(10**309)`` overflows)
-_HUGE = 10**308
+#: the largest whole number a count may be: every whole number up to it is exact as a float, and
+#: the product of two such counts (a# x Nodes) is still a float (no count comes near it)
+MAX_WHOLE = 2**53
 
 
 def number_of(v: Any) -> float | None:
-    """Parse a number; ``None`` for blank, raise ValueError for text that is not one."""
+    """Parse a number; ``None`` for blank, raise ValueError for text that is not one (an
+    integer too large for a float is infinite, as the float literal of as many digits is)."""
     if isinstance(v, bool):
         raise ValueError(v)
     if isinstance(v, float):
         return None if v != v else v  # NaN: blank, as its text is
     if isinstance(v, int):  # JSON's integers have any number of digits
-        return float(v) if abs(v) < _HUGE else (math.inf if v > 0 else -math.inf)
+        try:
+            return float(v)
+        except OverflowError:
+            return math.inf if v > 0 else -math.inf
     s = text_of(v)
     if s == "" or s.lower() in ("none", "nan", "n/a"):
         return None
@@ -58,18 +63,23 @@ def number_of(v: Any) -> float | None:
 
 def whole_of(v: Any) -> int | None:
     """Parse a whole number; ``None`` for blank, raise ValueError for anything else (a fraction,
-    an infinite or huge number, text)."""
-    if type(v) is int and abs(v) < _HUGE:
-        return v
+    text, a number beyond :data:`MAX_WHOLE` either way, infinite or not)."""
+    if type(v) is str and (digits := text_of(v).replace(",", "")).lstrip("+-").isdecimal():
+        v = int(digits)  # exactly: as a float, 9007199254740993 would be ...992
+    if type(v) is int:
+        if -MAX_WHOLE <= v <= MAX_WHOLE:
+            return v
+        raise ValueError(v)
     n = number_of(v)
     if n is None:
         return None
-    if not math.isfinite(n) or n != int(n):
+    if not -MAX_WHOLE <= n <= MAX_WHOLE or n != int(n):  # NaN is None; an infinity fails the range
         raise ValueError(v)
     return int(n)
 
 
 def flag_of(v: Any) -> bool:
+    """A yes/no field: true, 1, "1", "true" or "yes" (any case); anything else is no."""
     if type(v) is bool:  # JSON's true and false (the text of any other value is read)
         return v
     return text_of(v).lower() in ("1", "true", "yes")
