@@ -422,3 +422,27 @@ def test_the_reference_article_links_its_sources_and_answers_its_faq(served_site
     ):
         assert f'<a href="{url}">' in page, url
     assert '<a href="mlperf-inference-v6.1-round-overview.html">' in page
+
+
+WRAPS = """[...document.querySelectorAll('.md-typeset__scrollwrap')].map(w => ({
+    wide: w.scrollWidth > w.clientWidth + 1, tab: w.getAttribute('tabindex'), role: w.getAttribute('role'),
+    label: w.getAttribute('aria-label')}))"""
+
+
+def test_a_table_that_scrolls_sideways_is_a_labelled_region_a_keyboard_reaches(
+    served_site: tuple[str, Path], browser: Any
+) -> None:
+    """On a phone a round's data tables scroll sideways: each such wrapper is in the tab order,
+    named by its heading; on a wide screen, where they fit, none is."""
+    url, _ = served_site
+    page = open_page(browser, f"{url}/data/v6.1.html", 390, [])
+    wraps = page.evaluate(WRAPS)
+    wide = [w for w in wraps if w["wide"]]
+    assert wide and all(w["tab"] == "0" and w["role"] == "region" for w in wide)
+    assert all(w["label"].endswith(": table, scrolls sideways") for w in wide)
+    assert all(w["tab"] is None for w in wraps if not w["wide"])
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.wait_for_function(
+        "[...document.querySelectorAll('.md-typeset__scrollwrap')].every(w => !w.hasAttribute('tabindex'))"
+    )
+    page.close()

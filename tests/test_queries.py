@@ -494,15 +494,20 @@ def test_trend_caption_states_the_selection_it_plots(tmp_path: Path, lib: Librar
 def test_data_page_counts_a_benchmarks_rows_per_scenario_on_one_line(
     official: ResultsTable, manifest: Manifest
 ) -> None:
-    """One line per division, suite and benchmark, a column per scenario the round has (in the
-    rules' order) and the total; the totals add up to the rows loaded."""
+    """A table per division and suite, one line per benchmark, a column per scenario the suite
+    has (in the rules' order) and the total; the totals add up to the rows loaded."""
     from generator.site.pages import data_page
 
     page = data_page(official, "5.1", manifest)
-    head = "| Division | Suite | Benchmark | Offline | Server | Interactive | SingleStream | MultiStream | Rows |"
-    assert head in page
-    assert "| closed | datacenter | llama2-70b-99 | 47 | 45 | 22 |  |  | 114 |" in page
-    assert "| open | edge | pointpainting |  |  |  | 2 |  | 2 |" in page
-    lines = page.split(head + "\n")[1].split("\n\n")[0].splitlines()[1:]
-    rows = [int(line.rstrip(" |").rsplit("| ", 1)[1].replace(",", "")) for line in lines]
-    assert sum(rows) == len(official.of_round("5.1")) == 1448
+    datacenter = "### Closed Datacenter\n\n| Benchmark | Offline | Server | Interactive | Rows |\n|---|--:|--:|--:|--:|\n"
+    assert datacenter + "| deepseek-r1 | 8 | 8 |  | 16 |\n" in page
+    assert "| llama2-70b-99 | 47 | 45 | 22 | 114 |" in page
+    assert "### Open Edge\n\n| Benchmark | Offline | SingleStream | MultiStream | Rows |" in page
+    assert "| pointpainting |  | 2 |  | 2 |" in page
+    section = page.split("## Rows per benchmark and scenario\n")[1].split("\n## ")[0]
+    totals = [
+        int(line.rsplit("| ", 1)[1].rstrip(" |").replace(",", ""))
+        for line in section.splitlines()
+        if line.startswith("| ") and not line.startswith("| Benchmark")
+    ]
+    assert sum(totals) == len(official.of_round("5.1")) == 1448

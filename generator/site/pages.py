@@ -400,19 +400,27 @@ def data_page(table: ResultsTable, version: str, manifest: Manifest) -> str:
 
 
 def scenario_rows(df: pd.DataFrame, order: tuple[str, ...]) -> list[str]:
-    """A table of the rows of each division, suite and benchmark, a column per scenario (in
-    *order*, then any other), and their total: one line per benchmark, not per scenario."""
+    """The rows of each benchmark, a column per scenario (in *order*, then any other) and their
+    total: one table per division and suite, with the scenarios it has (one line per benchmark,
+    not per scenario; in the official rounds five columns, which a phone shows without scrolling)."""
     counts = {k: c[3] for k, c in _counts_by(df, ("division", "suite", "benchmark", "scenario")).items()}
-    present = {k[3] for k in counts}
-    scenarios = [s for s in order if s in present] + sorted(present - set(order), key=str)
-    lines = [
-        f"| Division | Suite | Benchmark | {' | '.join(md(str(s)) for s in scenarios)} | Rows |",
-        f"|---|---|---|{'--:|' * len(scenarios)}--:|",
-    ]
-    for key in dict.fromkeys(k[:3] for k in counts):  # sorted, as the counts are
-        cells = [f"{counts[(*key, s)]:,}" if (*key, s) in counts else "" for s in scenarios]
-        total = sum(counts.get((*key, s), 0) for s in scenarios)
-        lines.append(f"| {' | '.join(md(str(k)) for k in key)} | {' | '.join(cells)} | {total:,} |")
+    lines = ["## Rows per benchmark and scenario"]
+    for division, suite in dict.fromkeys(k[:2] for k in counts):  # sorted, as the counts are
+        mine = {k[2:]: n for k, n in counts.items() if k[:2] == (division, suite)}
+        present = {scenario for _, scenario in mine}
+        scenarios = [s for s in order if s in present] + sorted(present - set(order), key=str)
+        where = f"{str(division).capitalize()} {SUITE_NAMES.get(str(suite), str(suite).capitalize())}"
+        lines += [
+            "",
+            f"### {md(where)}",
+            "",
+            f"| Benchmark | {' | '.join(md(str(s)) for s in scenarios)} | Rows |",
+            f"|---|{'--:|' * len(scenarios)}--:|",
+        ]
+        for bench in dict.fromkeys(b for b, _ in mine):
+            cells = [f"{mine[(bench, s)]:,}" if (bench, s) in mine else "" for s in scenarios]
+            total = sum(mine.get((bench, s), 0) for s in scenarios)
+            lines.append(f"| {md(str(bench))} | {' | '.join(cells)} | {total:,} |")
     return lines
 
 

@@ -2,7 +2,8 @@
 // beyond this site): the chart fills its column (the spec's width is "container") and follows the
 // page's light or dark palette; the static SVG stays in place until the chart is drawn, and when it
 // cannot be. And footnotes: a note shows one back-link (site.css hides the others Python-Markdown
-// writes, one per marker), which leads back to the marker the reader followed.
+// writes, one per marker), which leads back to the marker the reader followed. And a table that
+// scrolls sideways can be reached with the keyboard.
 (function () {
   var DARK = {
     background: null,
@@ -57,7 +58,30 @@
     if (sup && sup.id && back) { back.setAttribute("href", "#" + sup.id); }
   }
 
+  // A table wider than its column scrolls sideways in the theme's wrapper (a round's data tables
+  // on a phone): such a wrapper becomes a labelled region in the tab order, so that a keyboard
+  // reaches what is off screen; a wrapper that fits again leaves the tab order.
+  function scrollable() {
+    document.querySelectorAll(".md-typeset__scrollwrap").forEach(function (wrap) {
+      var wide = wrap.scrollWidth > wrap.clientWidth + 1;
+      if (wide && !wrap.hasAttribute("tabindex")) {
+        var heading = wrap.previousElementSibling;
+        while (heading && !/^H[1-6]$/.test(heading.tagName)) { heading = heading.previousElementSibling; }
+        wrap.setAttribute("tabindex", "0");
+        wrap.setAttribute("role", "region");
+        wrap.setAttribute("aria-label", (heading ? heading.textContent.trim() + ": " : "") + "table, scrolls sideways");
+      } else if (!wide && wrap.getAttribute("role") === "region") {
+        ["tabindex", "role", "aria-label"].forEach(function (a) { wrap.removeAttribute(a); });
+      }
+    });
+  }
+
   function start() {
+    // the theme wraps tables as it starts, which may be after this script: again once all is loaded
+    window.addEventListener("load", scrollable);
+    window.addEventListener("resize", function () { requestAnimationFrame(scrollable); });
+    if (window.document$ && window.document$.subscribe) { window.document$.subscribe(function () { setTimeout(scrollable); }); }
+    scrollable();
     document.addEventListener("click", followMarker, true);
     document.addEventListener("pointermove", function () { requestAnimationFrame(clampTooltip); }, true);
     document.querySelectorAll(".gi-vega[data-spec]").forEach(function (el) {
