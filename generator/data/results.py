@@ -708,16 +708,12 @@ def normalize_records(
     report = LoadReport(path=path, version=version or "?", shape=shape)
     reader = _RowReader(cols, path, manifest, rnd, report)
     # a file with no problem, column by column; else record by record, naming every problem
-    fast = file_columns(records, reader, version or "") if keep_div is keep_suite is None else None
-    if fast is not None:
-        df = pd.DataFrame(fast, columns=COLUMNS)
-    else:
-        out = [
-            one
-            for raw in records
-            if (one := reader.row(raw, version or "", keep_div, keep_suite)) is not None
-        ]
-        df = pd.DataFrame(out, columns=COLUMNS)
+    rows: dict[str, list[Any]] | list[dict[str, Any]] | None = (
+        file_columns(records, reader, version or "") if keep_div is keep_suite is None else None
+    )
+    if rows is None:
+        rows = [one for raw in records if (one := reader.row(raw, version or "", keep_div, keep_suite))]
+    df = pd.DataFrame(rows, columns=COLUMNS)
     if version and reader.file_versions and reader.file_versions != {version}:
         found = ", ".join(f"v{f}" for f in sorted(reader.file_versions))
         reader.problems.add("version", "", None, f"the file says {found} but is loaded as round v{version}")

@@ -271,13 +271,17 @@ def _counts(rows: pd.DataFrame) -> Counts:
     return _counts_by(rows).get((), (0, 0, 0, 0))
 
 
+def suite_label(division: Any, suite: Any) -> str:
+    """``("closed", "datacenter")`` -> ``"Closed Datacenter"``."""
+    return f"{str(division).capitalize()} {SUITE_NAMES.get(str(suite), str(suite).capitalize())}"
+
+
 def round_facts(version: str, table: ResultsTable) -> list[str]:
     """Submitters, systems, benchmarks and results of a round, per division and suite."""
     df = table.of_round(version)
     lines = ["| Division, suite | Submitters | Systems | Benchmarks | Results |", "|---|--:|--:|--:|--:|"]
     for (division, suite), counts in _counts_by(df, ("division", "suite")).items():
-        where = f"{str(division).capitalize()} {SUITE_NAMES.get(str(suite), str(suite).capitalize())}"
-        lines.append(f"| {md(where)} | {' | '.join(f'{n:,}' for n in counts)} |")
+        lines.append(f"| {md(suite_label(division, suite))} | {' | '.join(f'{n:,}' for n in counts)} |")
     lines.append(f"| All | {' | '.join(f'{n:,}' for n in _counts(df))} |")
     return lines
 
@@ -409,10 +413,9 @@ def scenario_rows(df: pd.DataFrame, order: tuple[str, ...]) -> list[str]:
         mine = {k[2:]: n for k, n in counts.items() if k[:2] == (division, suite)}
         present = {scenario for _, scenario in mine}
         scenarios = [s for s in order if s in present] + sorted(present - set(order), key=str)
-        where = f"{str(division).capitalize()} {SUITE_NAMES.get(str(suite), str(suite).capitalize())}"
         lines += [
             "",
-            f"### {md(where)}",
+            f"### {md(suite_label(division, suite))}",
             "",
             f"| Benchmark | {' | '.join(md(str(s)) for s in scenarios)} | Rows |",
             f"|---|{'--:|' * len(scenarios)}--:|",
