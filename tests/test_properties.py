@@ -97,6 +97,8 @@ def test_escaped_text_never_becomes_an_element_or_attribute(text: str) -> None:
 @example(text="!!! note")
 @example(text="~~~")
 @example(text="---")
+@example(text="\xa00")
+@example(text="0\u2003")
 def test_a_paragraph_of_data_text_is_one_paragraph_and_prints_as_itself(text: str) -> None:
     """A description on a line of its own (an article's, in lists of articles), as Python-Markdown
     reads it with the site's extensions: never a heading, list, rule, admonition or code block."""

@@ -73,10 +73,22 @@ def md_block(text: str) -> str:
     """
     text = md(text).lstrip(" ")  # four spaces would start a code block
     m = _BLOCK_START.match(text)
-    if m is None:
-        return text
-    end = m.end() + 1 if text[: m.end()].isdigit() else m.end()
-    return text[: end - 1] + f"&#{ord(text[end - 1])};" + text[end:]
+    if m is not None:
+        end = m.end() + 1 if text[: m.end()].isdigit() else m.end()
+        text = text[: end - 1] + f"&#{ord(text[end - 1])};" + text[end:]
+    return _kept_edges(text)
+
+
+def _kept_edges(text: str) -> str:
+    """*text* with the whitespace at either end that is not a space (a no-break space, say),
+    which Markdown strips from a paragraph, written as character references."""
+    lead = len(text) - len(text.lstrip())
+    end = max(lead, len(text.rstrip()))
+
+    def refs(edge: str) -> str:
+        return "".join(c if c == " " else f"&#{ord(c)};" for c in edge)
+
+    return refs(text[:lead]) + text[lead:end] + refs(text[end:])
 
 
 def attr(text: str) -> str:
