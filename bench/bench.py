@@ -68,6 +68,7 @@ sys.path.insert(0, str(ROOT))
 
 from generator.article.functions import Library, Prices  # noqa: E402
 from generator.article.render import Renderer, load_article  # noqa: E402
+from generator.article.svgdraw import new_drawing  # noqa: E402
 from generator.data.manifest import load_manifest  # noqa: E402
 from generator.project import THEME_DIR  # noqa: E402
 from generator.site.build import Project, build, load_table, make_checker, site_nav  # noqa: E402
@@ -338,6 +339,10 @@ def default_scratch() -> Path | None:
 
 
 def scale_child(results: Path, n_rounds: int, n_articles: int, jobs: int, scratch: Path | None) -> None:
+    # as `gpu-insights build --no-cache` does: vl-convert's engine starts before the build (the
+    # command starts it before its imports, on the core they leave idle; here, while the
+    # synthetic project is made), and the build draws every chart with it
+    drawing = new_drawing(None, warm=True)
     with tempfile.TemporaryDirectory(dir=scratch) as d:
         project = synthetic(results, Path(d), n_rounds, n_articles)
         rows = sum(len(json.loads(f.read_text("utf-8"))) for f in (Path(d) / "results").glob("v*/*.json"))
@@ -349,6 +354,7 @@ def scale_child(results: Path, n_rounds: int, n_articles: int, jobs: int, scratc
             log=quiet,
             use_cache=False,
             jobs=jobs,
+            drawing=drawing,
         )
         secs = time.perf_counter() - t
         peak = max(

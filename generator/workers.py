@@ -112,19 +112,24 @@ def forked_map(
     *,
     setup: Callable[[], AbstractContextManager[object]] | None = None,
     chunk: int = 8,
+    meanwhile: Callable[[], object] | None = None,
 ) -> Generator[T, None, None]:
     """``task(i)`` for i in range(count), shared by this process and *jobs* - 1 forked workers
     that see everything this process holds when the first result is asked for (nothing is
     pickled but the results); in order, each as soon as it is there, so the caller handles one
     while the workers make the next ones. Every task runs inside *setup* (entered once in a
     worker, around each of this process's own batches). One job: every task here, no *setup*.
-    A task's exception is raised in its turn, as it would be in one process."""
+    A task's exception is raised in its turn, as it would be in one process. *meanwhile* runs
+    in this process once the workers are forked, before it takes tasks of its own (not at all
+    when no worker is forked): work of its own that the workers need not share."""
     if jobs <= 1 or count <= 1:
         yield from (task(i) for i in range(count))
         return
     shared = _Shared(task, _batches(count, jobs, chunk), setup)
     try:
         shared.fork(min(jobs, len(shared.batches)) - 1)
+        if meanwhile is not None:
+            meanwhile()
         yield from shared.results()
     finally:
         shared.stop()

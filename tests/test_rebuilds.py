@@ -100,9 +100,9 @@ def test_a_stage_forks_workers_only_when_its_work_is_worth_them(
         monkeypatch.setattr(module, "forked_map", recorded)
     read = table_mod._in_parallel
 
-    def reading(task: Any, versions: list[str], jobs: int) -> Any:
+    def reading(task: Any, versions: list[str], jobs: int, meanwhile: Any) -> Any:
         given.setdefault("table", []).append(jobs)
-        return read(task, versions, jobs)
+        return read(task, versions, jobs, meanwhile)
 
     monkeypatch.setattr(table_mod, "_in_parallel", reading)
     project = tiny_project(tmp_path)

@@ -116,6 +116,23 @@ def test_forked_map_runs_each_task_in_setup_once_per_worker_and_around_this_proc
     assert inside == [False]  # left as it was in this process
 
 
+def test_meanwhile_runs_once_here_while_the_workers_take_their_first_tasks() -> None:
+    ran: list[int] = []
+
+    def meanwhile() -> None:
+        ran.append(os.getpid())
+        time.sleep(0.2)  # the worker's tasks take 5 ms each: it is busy meanwhile
+
+    out = list(workers.forked_map(_slow_pid, 40, 2, chunk=1, meanwhile=meanwhile))
+    assert ran == [os.getpid()]
+    assert [i for i, _ in out] == list(range(40))
+    by_worker = [i for i, pid in out if pid != os.getpid()]
+    assert by_worker[:5] == [0, 1, 2, 3, 4]  # the first tasks, taken while this process was busy
+    ran.clear()
+    assert len(list(workers.forked_map(_slow_pid, 5, 1, meanwhile=meanwhile))) == 5
+    assert ran == []  # no worker, nothing to do meanwhile
+
+
 def test_a_task_s_error_is_raised_in_its_turn_after_the_results_before_it() -> None:
     def task(i: int) -> int:
         time.sleep(0.002)

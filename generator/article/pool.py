@@ -27,6 +27,7 @@ from pathlib import Path
 from types import FrameType
 from typing import Any, Protocol
 
+from generator.article.charts import load_altair
 from generator.article.frontmatter import load_article
 from generator.article.render import Rendered, Renderer
 from generator.data.table import ResultsTable, Row
@@ -322,8 +323,10 @@ def render_articles(
             todo.append(i)
     if todo:  # what every worker would otherwise build for itself
         renderer.lib.table.prepare_queries()
-        # altair is imported by a worker on its first chart not in the chart cache, not here:
-        # an edit to an article's prose then imports it nowhere
+        if jobs > 1 and len(todo) > jobs:  # several workers will each make charts
+            load_altair()
+        # else altair is imported by the worker on its first chart not in the chart cache: an
+        # edit to an article's prose then imports it nowhere
     reported = 0
 
     def report() -> None:

@@ -83,9 +83,12 @@ def _frozen(value: Any) -> object:
 READ_SECONDS = (0.002, 30e-9)
 
 
-def _in_parallel(read: Callable[[str], T], versions: list[str], jobs: int) -> list[T]:
-    """``read`` of every version, shared with *jobs* - 1 forked worker processes, in version order."""
-    return list(forked_map(lambda i: read(versions[i]), len(versions), jobs, chunk=1))
+def _in_parallel(
+    read: Callable[[str], T], versions: list[str], jobs: int, meanwhile: Callable[[], object] | None
+) -> list[T]:
+    """``read`` of every version, shared with *jobs* - 1 forked worker processes, in version
+    order (*meanwhile*: see :func:`~generator.workers.forked_map`)."""
+    return list(forked_map(lambda i: read(versions[i]), len(versions), jobs, chunk=1, meanwhile=meanwhile))
 
 
 def _python_values(column: pd.Series) -> np.ndarray:
@@ -155,9 +158,11 @@ class ResultsTable:
         divisions: Iterable[str] | None = None,
         suites: Iterable[str] | None = None,
         jobs: int | None = None,
+        meanwhile: Callable[[], object] | None = None,
     ) -> ResultsTable:
         """Load every round found under *results_dir* (``v6.1/summary_results.json`` ...), in up
-        to *jobs* worker processes (default: one per core)."""
+        to *jobs* worker processes (default: one per core); *meanwhile* runs in this process
+        while workers read, when there are any (see :func:`~generator.workers.forked_map`)."""
         d = Path(results_dir)
         versions = [normalize_version(v) for v in rounds] if rounds else available_rounds(d)
         files = [round_files(d, v, manifest) for v in versions]
@@ -170,7 +175,8 @@ class ResultsTable:
         read = functools.partial(read_round, d, manifest=manifest, divisions=divisions, suites=suites)
         size = sum(f.stat().st_size for found in files for f in found)
         count = sum(len(found) for found in files)
-        loaded = _in_parallel(read, versions, jobs_worth(default_jobs(jobs), READ_SECONDS, count, size))
+        jobs = jobs_worth(default_jobs(jobs), READ_SECONDS, count, size)
+        loaded = _in_parallel(read, versions, jobs, meanwhile)
         frames, reports = [], []
         for df, rep in loaded:  # in version order: the first bad round is the one reported
             frames.append(df)

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from generator.article.ahead import CompileAhead
+from generator.article.charts import load_altair
 from generator.article.functions import Library, Prices
 from generator.article.pool import Outcome, render_articles
 from generator.article.render import Rendered, Renderer, load_article
@@ -72,15 +73,20 @@ def load_table(
     *,
     cache_dir: Path | None = None,
     jobs: int | None = None,
+    meanwhile: Callable[[], object] | None = None,
 ) -> tuple[ResultsTable, bool]:
     """The official results under *results*, or the embedded sample when it is None (kept
-    in *cache_dir*, keyed by every file it depends on), read by up to *jobs* processes."""
+    in *cache_dir*, keyed by every file it depends on), read by up to *jobs* processes
+    (*meanwhile* runs here while they read, when there are workers: :meth:`ResultsTable.from_dir`)."""
     d = results if results is not None else project.sample_dir
+
+    def load() -> ResultsTable:
+        return ResultsTable.from_dir(d, manifest, jobs=jobs, meanwhile=meanwhile)
+
     if cache_dir is not None and d.is_dir():
-        digest = results_digest(d, project.data_dir)
-        table = cached_table(cache_dir, digest, lambda: ResultsTable.from_dir(d, manifest, jobs=jobs))
+        table = cached_table(cache_dir, results_digest(d, project.data_dir), load)
     else:
-        table = ResultsTable.from_dir(d, manifest, jobs=jobs)
+        table = load()
     if not table.rounds:
         raise BuildError(f"{d}: no round folders (v6.1/summary_results.json, ...) found")
     return table, (d / "SAMPLE").exists()
@@ -352,7 +358,14 @@ def prepare(
     *on_rendered* on each as it is done); nothing is written yet."""
     manifest = load_manifest(project.data_dir)
     table, sample = load_table(
-        project, manifest, results, cache_dir=cache_dir / "table" if cache_dir else None, jobs=jobs
+        project,
+        manifest,
+        results,
+        cache_dir=cache_dir / "table" if cache_dir else None,
+        jobs=jobs,
+        # results read in workers are new data: the articles' charts will be made again, by
+        # several render workers, which then share this import instead of each making its own
+        meanwhile=load_altair,
     )
     for rep in table.reports:
         log(rep.summary_line())
