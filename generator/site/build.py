@@ -375,6 +375,7 @@ def prepare(
     checker = make_checker(project, manifest, table, sample=sample)
     checked: dict[Path, Any] = {}
     sources = published_sources(project, sample, log)
+    ledger: list[dict[str, Any]] = []
     rendered = render_all(
         project,
         Renderer(lib, sample=sample, publisher=load_publication(project.mkdocs_yml).name),
@@ -386,7 +387,7 @@ def prepare(
         after=checker.check,
         extras=checked,
         meanwhile=meanwhile,
-        on_rendered=on_rendered,
+        on_rendered=_as_rendered(project, ledger, on_rendered),
     )
     log(
         f"rendered {sum(1 for r in rendered if not r.missing)} of {len(rendered)} articles, "
@@ -401,7 +402,22 @@ def prepare(
         checks = CheckCache(cache_dir / "check", static)
     findings, reports = check_all(rendered, checker, cache=checks, checked=checked)
     _report_findings(findings, strict, log, errata=sum(len(getattr(r, "errata", [])) for r in rendered))
-    return Prepared(manifest, table, sample, rendered, ledger_entries(rendered, project), findings, reports)
+    return Prepared(manifest, table, sample, rendered, ledger, findings, reports)
+
+
+def _as_rendered(
+    project: Project, ledger: list[dict[str, Any]], then: Callable[[Rendered], None] | None
+) -> Callable[[Rendered], None]:
+    """What runs on each article as it is rendered, in article order: its figures added to the
+    *ledger* (while the workers render the next articles: at the end, the figures of 200
+    articles took a tenth of a second with every worker done), then *then*."""
+
+    def each(r: Rendered) -> None:
+        ledger.extend(ledger_entries([r], project))
+        if then is not None:
+            then(r)
+
+    return each
 
 
 def _report_findings(findings: list[Any], strict: bool, log: Log, *, errata: int = 0) -> None:
