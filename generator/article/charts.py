@@ -87,7 +87,8 @@ def make_chart(
 def load_altair() -> None:
     """Import altair now (a third of a second of one core), before forking the workers that will
     make charts: they then share this process's import instead of each paying for its own."""
-    alt.Chart  # noqa: B018 - reading an attribute runs the lazy import
+    with contextlib.suppress(ImportError):  # a broken install: the first chart says so, as before
+        alt.Chart  # noqa: B018 - reading an attribute runs the lazy import
 
 
 def _filters_text(filters: dict[str, Any]) -> str:
