@@ -27,7 +27,6 @@ from pathlib import Path
 from types import FrameType
 from typing import Any, Protocol
 
-from generator.article.charts import load_altair
 from generator.article.frontmatter import load_article
 from generator.article.render import Rendered, Renderer
 from generator.data.table import ResultsTable, Row
@@ -323,10 +322,10 @@ def render_articles(
             todo.append(i)
     if todo:  # what every worker would otherwise build for itself
         renderer.lib.table.prepare_queries()
-        if jobs > 1 and len(todo) > jobs:  # several workers will each make charts
-            load_altair()
-        # else altair is imported by the worker on its first chart not in the chart cache: an
-        # edit to an article's prose then imports it nowhere
+        # altair is imported by a worker on its first chart not in the chart cache, not here (an
+        # edit to an article's prose then imports it nowhere), unless this process imported it
+        # while workers read the results (see generator.site.build.prepare): here, the import
+        # would hold up every worker, each of which would otherwise import it at the same time
     reported = 0
 
     def report() -> None:
