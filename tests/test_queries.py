@@ -491,17 +491,26 @@ def test_trend_caption_states_the_selection_it_plots(tmp_path: Path, lib: Librar
     )
 
 
+def test_scenarios_are_listed_in_one_order_everywhere_then_others_by_name() -> None:
+    from generator.article.footnotes import scenario_key
+
+    got = sorted(["Zeta", "MultiStream", "Offline", "Alpha", "Server"], key=scenario_key)
+    assert got == ["Server", "Offline", "MultiStream", "Alpha", "Zeta"]
+    assert sorted({"Zeta", "Alpha", "Offline"}, key=scenario_key) == ["Offline", "Alpha", "Zeta"]
+
+
 def test_data_page_counts_a_benchmarks_rows_per_scenario_on_one_line(
     official: ResultsTable, manifest: Manifest
 ) -> None:
     """A table per division and suite, one line per benchmark, a column per scenario the suite
-    has (in the rules' order) and the total; the totals add up to the rows loaded."""
+    has (in the order the footnotes and the benchmark pages list them) and the total; the totals
+    add up to the rows loaded."""
     from generator.site.pages import data_page
 
     page = data_page(official, "5.1", manifest)
-    datacenter = "### Closed Datacenter\n\n| Benchmark | Offline | Server | Interactive | Rows |\n|---|--:|--:|--:|--:|\n"
+    datacenter = "### Closed Datacenter\n\n| Benchmark | Server | Offline | Interactive | Rows |\n|---|--:|--:|--:|--:|\n"
     assert datacenter + "| deepseek-r1 | 8 | 8 |  | 16 |\n" in page
-    assert "| llama2-70b-99 | 47 | 45 | 22 | 114 |" in page
+    assert "| llama2-70b-99 | 45 | 47 | 22 | 114 |" in page
     assert "### Open Edge\n\n| Benchmark | Offline | SingleStream | MultiStream | Rows |" in page
     assert "| pointpainting |  | 2 |  | 2 |" in page
     section = page.split("## Rows per benchmark and scenario\n")[1].split("\n## ")[0]

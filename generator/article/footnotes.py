@@ -28,6 +28,14 @@ SCENARIO_ORDER = ["Server", "Offline", "Interactive", "SingleStream", "MultiStre
 SUITE_NAMES = {"datacenter": "Datacenter", "edge": "Edge"}
 ANCHOR = "mlperf-fn-{n}"
 
+
+def scenario_key(scenario: str) -> tuple[int, str]:
+    """Where *scenario* goes wherever the site lists scenarios: in :data:`SCENARIO_ORDER`, then
+    any other by name (never in the order of a set, which changes from one run to the next)."""
+    known = scenario in SCENARIO_ORDER
+    return (SCENARIO_ORDER.index(scenario) if known else len(SCENARIO_ORDER), "" if known else scenario)
+
+
 GroupKey = tuple[str, str, str]  # (round, division, suite)
 
 
@@ -118,7 +126,7 @@ def note_text(g: Group, manifest: Manifest, display: dict[str, str], publisher: 
     rnd = manifest.rounds.get(round_)
     benches = []
     for b in sorted(g.benchmarks, key=lambda b: (display.get(b) or b).lower()):
-        scen = sorted(g.benchmarks[b], key=lambda s: SCENARIO_ORDER.index(s) if s in SCENARIO_ORDER else 99)
+        scen = sorted(g.benchmarks[b], key=scenario_key)
         benches.append(f"{md(display.get(b, b))} ({md(', '.join(scen))})")
     # every name here comes from a results file or data/rounds.toml: text, never markup
     suite_name = SUITE_NAMES.get(suite, suite.capitalize())

@@ -22,7 +22,7 @@ import pandas as pd
 import yaml
 
 from generator.article.escape import attr, md, md_block, safe_url
-from generator.article.footnotes import SCENARIO_ORDER, SUITE_NAMES
+from generator.article.footnotes import SUITE_NAMES, scenario_key
 from generator.article.render import Rendered
 from generator.check import Finding, by_path
 from generator.data.listing import listing_markdown
@@ -331,7 +331,7 @@ def benchmark_facts(benchmark: str, manifest: Manifest, table: ResultsTable) -> 
         scenarios[v].add(scenario)
         units_of[v].add(unit)
     for v in sorted(scenarios, key=version_key, reverse=True):
-        scen = sorted(scenarios[v], key=lambda s: (SCENARIO_ORDER + [s]).index(s))
+        scen = sorted(scenarios[v], key=scenario_key)
         units = ", ".join(md(str(u)) for u in sorted(units_of[v]))
         submitters, systems, _, results = counts[(v,)]
         lines.append(
@@ -398,21 +398,22 @@ def data_page(table: ResultsTable, version: str, manifest: Manifest) -> str:
             f"Published {day(rnd.published)}; retrieved from {source_link(rnd)} on {day(rnd.retrieved)}.",
             "",
         ]
-    lines += scenario_rows(df, manifest.rules.scenarios)
+    lines += scenario_rows(df)
     lines += ["", *listing_markdown(table, version)]  # the names templates use
     return "\n".join(lines + ["", TRADEMARK]) + "\n"
 
 
-def scenario_rows(df: pd.DataFrame, order: tuple[str, ...]) -> list[str]:
-    """The rows of each benchmark, a column per scenario (in *order*, then any other) and their
-    total: one table per division and suite, with the scenarios it has (one line per benchmark,
-    not per scenario; in the official rounds five columns, which a phone shows without scrolling)."""
+def scenario_rows(df: pd.DataFrame) -> list[str]:
+    """The rows of each benchmark, a column per scenario (in the site's order: :func:`scenario_key`)
+    and their total: one table per division and suite, with the scenarios it has (one line per
+    benchmark, not per scenario; in the official rounds five columns, which a phone shows without
+    scrolling)."""
     counts = {k: c[3] for k, c in _counts_by(df, ("division", "suite", "benchmark", "scenario")).items()}
     lines = ["## Rows per benchmark and scenario"]
     for division, suite in dict.fromkeys(k[:2] for k in counts):  # sorted, as the counts are
         mine = {k[2:]: n for k, n in counts.items() if k[:2] == (division, suite)}
         present = {scenario for _, scenario in mine}
-        scenarios = [s for s in order if s in present] + sorted(present - set(order), key=str)
+        scenarios = sorted(present, key=scenario_key)
         lines += [
             "",
             f"### {md(suite_label(division, suite))}",

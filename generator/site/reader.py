@@ -24,7 +24,6 @@ from dataclasses import dataclass
 from generator.article.escape import md, md_attr, safe_url
 from generator.article.footnotes import (
     NOT_VERIFIED,
-    SCENARIO_ORDER,
     SUITE_NAMES,
     TRADEMARK,
     VERIFIED,
@@ -32,6 +31,7 @@ from generator.article.footnotes import (
     GroupKey,
     _derived_sentence,
     inferred_sentence,
+    scenario_key,
     sort_keys,
 )
 from generator.article.render import Rendered
@@ -111,16 +111,12 @@ def entry_link(rnd: str, rid: str, details: dict[tuple[str, str], str]) -> str:
     )
 
 
-def _scenario_key(s: str) -> int:
-    return SCENARIO_ORDER.index(s) if s in SCENARIO_ORDER else 99
-
-
 def entries_by_benchmark(g: Group, cited: dict[tuple[str, str], set[str]], ctx: NoteContext) -> str:
     """ "DeepSeek-R1 Server: 6.1-0021, 6.1-0052; Offline: 6.1-0003. gpt-oss-120b Server: …" with links."""
     parts = []
     for b in sorted(g.benchmarks, key=lambda b: (ctx.display.get(b) or b).lower()):
         scen = []
-        for s in sorted(g.benchmarks[b], key=_scenario_key):
+        for s in sorted(g.benchmarks[b], key=scenario_key):
             ids = sorted(cited.get((b, s), set()))
             n = "entry" if len(ids) == 1 else "entries"
             scen.append(f"{s} ({n} {', '.join(entry_link(g.key[0], i, ctx.details) for i in ids)})")
