@@ -21,10 +21,10 @@ from generator.data.fields import (
     DIVISIONS,
     MAX_TEXT,
     RESULT_ID,
-    clean,
     flag_of,
     named_counts,
     number_of,
+    stripped,
     text_of,
     whole_of,
 )
@@ -56,7 +56,7 @@ def file_columns(records: list[_Raw], reader: _RowReader, version: str) -> Colum
 def _texts(raw: list[Any]) -> list[str]:
     """Each value's :func:`text_of`; each distinct text cleaned once."""
     if set(map(type, raw)) <= {str}:  # not 1 and True, equal as keys of one dict
-        once = {v: clean(v) for v in set(raw)}
+        once = {v: stripped(v) for v in set(raw)}
         return [once[v] for v in raw]
     return [text_of(v) for v in raw]
 

@@ -21,16 +21,16 @@ _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 def text_of(v: Any) -> str:
     """A field as text: stripped, control characters removed (tabs and line breaks become spaces)."""
     if type(v) is str:  # nearly every field
-        return clean(v)
+        return stripped(v)
     if v is None:
         return ""
     if isinstance(v, float) and math.isnan(v):
         return ""
-    return clean(str(v))
+    return stripped(str(v))
 
 
 @functools.lru_cache(maxsize=1 << 16)
-def clean(text: str) -> str:
+def stripped(text: str) -> str:
     """*text* stripped, without control characters; kept, as a file repeats its names and labels
     row after row (a fifth of loading a round went into cleaning the same texts again)."""
     if _CONTROL.search(text) is None:  # nearly every field: no substitution to make
