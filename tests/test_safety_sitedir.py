@@ -7,6 +7,7 @@ import errno
 import fcntl
 import os
 import re
+import shutil
 import subprocess
 import sys
 import time
@@ -20,7 +21,7 @@ from generator.errors import BuildError, GpuInsightsError
 from generator.project import Project
 from generator.site import build as build_mod
 from generator.site.build import build
-from generator.site.sitedir import FAILPOINT_ENV, MARKER, NO_EXCHANGE_ENV
+from generator.site.sitedir import FAILPOINT_ENV, MARKER, MARKER_TEXT, NO_EXCHANGE_ENV
 
 from .conftest import ROOT, TINY_ROWS, write_results
 from .test_build import GOLDEN, quiet
@@ -459,8 +460,7 @@ def test_an_undeletable_file_in_the_old_site_is_a_warning_and_later_builds_still
 ) -> None:
     project, site = Project(repo), repo / "site"
     build(project=project, results=repo / "results", site_dir=site, log=quiet)
-    stuck = site / "stuck.txt"
-    stuck.write_text("x")
+    stuck = site / "figures.json"  # one the build wrote: the next build replaces the folder
     if subprocess.run(["chattr", "+i", str(stuck)], capture_output=True).returncode != 0:
         pytest.skip("chattr +i is not available here (needs root on a file system with attributes)")
     try:
@@ -473,12 +473,12 @@ def test_an_undeletable_file_in_the_old_site_is_a_warning_and_later_builds_still
             left = [p for p in repo.iterdir() if ".tmp-" in p.name]
             assert len(left) == 1
             assert (
-                f"warning: could not remove {left[0]}: Operation not permitted ({left[0]}/stuck.txt); the site "
+                f"warning: could not remove {left[0]}: Operation not permitted ({left[0]}/figures.json); the site "
                 "is fine, remove that folder yourself (a file marked immutable needs `chattr -i FILE` first)"
             ) in logs
             assert f"Edit {n}." in (site / "sources" / "tiny.md").read_text()
     finally:
-        for p in repo.glob(".gpu-insights-site.tmp-*/stuck.txt"):
+        for p in repo.glob(".gpu-insights-site.tmp-*/figures.json"):
             subprocess.run(["chattr", "-i", str(p)], check=True)
 
 
@@ -490,3 +490,52 @@ def test_a_site_folder_whose_parent_cannot_be_made_is_a_clean_error(repo: Path, 
     assert err.value.message == (
         f"could not write the site: File exists ({blocker}); {blocker}/site is unchanged"
     )
+
+
+def test_a_site_folder_that_now_holds_what_the_build_did_not_write_is_refused_not_emptied(
+    repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A deployed branch's checkout, notes, a stylesheet of one's own in the build's assets: a
+    rebuild would replace the folder whole and delete them; it refuses, and names them."""
+    site = tmp_path / "site"
+    code, out = run_build(repo, site, monkeypatch)
+    assert code == 0, out
+    (site / ".git" / "refs").mkdir(parents=True)
+    (site / ".git" / "HEAD").write_text("ref: refs/heads/gh-pages\n")
+    (site / "DEPLOY-NOTES.md").write_text("notes\n")
+    (site / "assets" / "mine.css").write_text("body {}\n")
+    (site / "empty").mkdir()
+    before = snapshot(site)
+    code, out = run_build(repo, site, monkeypatch)
+    assert code == 1
+    assert out == (
+        f"Error: refusing to write the site into {site}: it holds what gpu-insights did not write "
+        "there (.git, DEPLOY-NOTES.md, assets/mine.css, empty), which replacing it would delete; move "
+        "that out of it, or choose another site folder; nothing was changed\n"
+    )
+    assert snapshot(site) == before and (site / ".git" / "refs").is_dir()
+    for extra in (".git", "DEPLOY-NOTES.md", "assets/mine.css", "empty"):
+        path = site / extra
+        shutil.rmtree(path) if path.is_dir() else path.unlink()
+    (site / "index.html").unlink()  # what the build wrote may go: the next build writes it again
+    code, out = run_build(repo, site, monkeypatch)
+    assert code == 0, out
+    assert (site / "index.html").is_file()
+
+
+def test_a_site_marked_before_markers_listed_their_files_is_refused_only_with_a_git_repository(
+    repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    site = tmp_path / "site"
+    site.mkdir()
+    old = "This folder was written by gpu-insights; every build replaces it whole.\n"
+    (site / MARKER).write_text(old)
+    (site / "index.html").write_text("an old build's page\n")
+    (site / ".git").mkdir()
+    code, out = run_build(repo, site, monkeypatch)
+    assert code == 1
+    assert "it holds what gpu-insights did not write there (.git), which" in out
+    (site / ".git").rmdir()
+    code, out = run_build(repo, site, monkeypatch)
+    assert code == 0, out
+    assert (site / MARKER).read_text().startswith(MARKER_TEXT + '"')

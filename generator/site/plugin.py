@@ -29,7 +29,7 @@ from mkdocs.config import config_options as c
 from mkdocs.config.base import Config
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
-from mkdocs.plugins import BasePlugin
+from mkdocs.plugins import BasePlugin, event_priority
 
 from generator.errors import GpuInsightsError
 from generator.project import THEME_DIR, Project
@@ -146,6 +146,7 @@ class GpuInsightsPlugin(BasePlugin[GpuInsightsConfig]):
                     server.watch(str(d))
         return server
 
+    @event_priority(-100)  # last: the site is marked with every file written, the feeds' among them
     def on_post_build(self, *, config: MkDocsConfig) -> None:
         if self.prepared is not None:
             from generator.site.build import finish_site  # see on_config

@@ -21,6 +21,7 @@ import contextlib
 import ctypes
 import errno
 import fcntl
+import json
 import os
 import secrets
 import shutil
@@ -140,6 +141,14 @@ class SiteDir:
                 f"it is not empty and was not written by gpu-insights (it has no {MARKER} file); "
                 "choose a new or empty folder, or empty this one yourself"
             )
+        if (self.path / MARKER).is_file():
+            added = not_written(self.path)
+            if added:
+                shown = ", ".join(added[:5]) + (f" and {len(added) - 5} more" if len(added) > 5 else "")
+                raise self.refuse(
+                    f"it holds what gpu-insights did not write there ({shown}), which replacing it "
+                    "would delete; move that out of it, or choose another site folder"
+                )
 
     @contextlib.contextmanager
     def _locked(self) -> Iterator[None]:
@@ -242,11 +251,75 @@ class SiteDir:
         _failpoint("swapped")
 
 
+#: the marker's text, then one line per file the build wrote (JSON strings: any name fits a line)
+MARKER_TEXT = (
+    "This folder was written by gpu-insights; every build replaces it whole, and refuses to when it\n"
+    "holds anything but the files below (what you add here would otherwise be deleted).\n"
+)
+
+
 def mark_site(site: Path) -> None:
-    """Mark *site* as written by gpu-insights: the next build may replace it."""
-    (site / MARKER).write_text(
-        "This folder was written by gpu-insights; every build replaces it whole.\n", encoding="utf-8"
-    )
+    """Mark *site* as written by gpu-insights, listing every file in it now: the next build may
+    replace it, unless it then holds anything else (:func:`not_written`)."""
+    listed = "".join(json.dumps(name) + "\n" for name in _entries(site) if name != MARKER)
+    (site / MARKER).write_text(MARKER_TEXT + listed, encoding="utf-8")
+
+
+def not_written(site: Path) -> list[str]:
+    """What in the marked *site* its marker does not list, each by the outermost folder the build
+    wrote nothing in (``.git``, not each file in it; ``assets/mine.css`` in the build's own
+    ``assets``); a marker of a version that listed nothing: only a git repository (a deployed
+    branch's checkout, say)."""
+    listed = _listed(site / MARKER)
+    if listed is None:
+        return [".git"] if os.path.lexists(site / ".git") else []
+    listed.add(MARKER)
+    folders = {name.rsplit("/", i)[0] for name in listed for i in range(1, name.count("/") + 1)}
+    extra = (name for name in _entries(site) if name not in listed and name not in folders)
+    return sorted({_outermost_new(name, folders) for name in extra})
+
+
+def _outermost_new(name: str, folders: set[str]) -> str:
+    """The outermost folder on *name*'s path that the build wrote nothing in, else *name*
+    (a folder of the build's that the build left empty is its own: never asked about)."""
+    parts = name.split("/")
+    for i in range(1, len(parts)):
+        if "/".join(parts[:i]) not in folders:
+            return "/".join(parts[:i])
+    return name
+
+
+def _entries(site: Path) -> list[str]:
+    """Every file, link and empty folder under *site*, by its path there ('/'-separated)."""
+    out = []
+
+    def unreadable(exc: OSError) -> None:  # a folder that cannot be listed is not the build's
+        if exc.filename and Path(exc.filename) != site:
+            out.append(Path(exc.filename).relative_to(site).as_posix())
+
+    for top, dirs, files in os.walk(site, onerror=unreadable):
+        here = Path(top).relative_to(site).as_posix()
+        prefix = "" if here == "." else here + "/"
+        links = [d for d in dirs if os.path.islink(os.path.join(top, d))]  # not walked into
+        dirs[:] = sorted(d for d in dirs if d not in links)
+        out += [prefix + name for name in sorted(files + links)]
+        if not files and not links and not dirs and prefix:
+            out.append(prefix.rstrip("/"))
+    return out
+
+
+def _listed(marker: Path) -> set[str] | None:
+    """The files a marker lists; None for a marker that lists none (written before they were)."""
+    try:
+        lines = marker.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return None
+    names = set()
+    for line in lines:
+        if line.startswith('"'):
+            with contextlib.suppress(ValueError):
+                names.add(str(json.loads(line)))
+    return names if names else None
 
 
 def guarded_folders(project: Project, results: Path | None) -> list[Guarded]:
