@@ -6,6 +6,7 @@ import dataclasses
 import hashlib
 import http.server
 import threading
+import urllib.parse
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -27,7 +28,7 @@ class _Handler(http.server.BaseHTTPRequestHandler):
 
     def do_GET(self) -> None:  # noqa: N802
         self.requests.append((self.path, self.headers.get("Range")))
-        path = self.root / self.path.lstrip("/")
+        path = self.root / urllib.parse.urlsplit(self.path).path.lstrip("/")  # a query: the same file
         if not path.is_file():
             self.send_error(404)
             return
@@ -84,8 +85,45 @@ def test_fetch_downloads_checksums_and_is_idempotent(
     assert first.sha256 == hashlib.sha256(original).hexdigest()
     assert (tmp_path / "v6.0" / "summary_results.json.sha256").read_text().split()[0] == first.sha256
     again = fetch_round(rnd, tmp_path, url=url)
-    assert (again.status, again.bytes_received) == ("up to date", 0)
+    assert (again.status, again.bytes_received) == ("already downloaded", 0)
     assert len(handler.requests) == 1
+    assert (tmp_path / "v6.0" / "summary_results.json.source").read_text() == url + "\n"
+
+
+def test_another_url_downloads_again_where_the_same_one_is_not_asked_again(
+    manifest: Manifest, server: tuple[str, type[_Handler]], tmp_path: Path
+) -> None:
+    """A corrected file, or a mirror: given another URL, fetch downloads it, even when the file
+    stored from the first one is fine."""
+    base, handler = server
+    rnd = manifest.round("6.0")
+    fetch_round(rnd, tmp_path, url=f"{base}/v6.0/summary_results.json")
+    other = f"{base}/v6.0/summary_results.json?corrected=1"
+    assert fetch_round(rnd, tmp_path, url=other).status == "downloaded"
+    assert fetch_round(rnd, tmp_path, url=other).status == "already downloaded"
+    assert [path for path, _ in handler.requests] == [
+        "/v6.0/summary_results.json",
+        "/v6.0/summary_results.json?corrected=1",
+    ]
+    (tmp_path / "v6.0" / "summary_results.json.source").unlink()  # stored before URLs were recorded
+    assert fetch_round(rnd, tmp_path, url=other).status == "downloaded"
+    (tmp_path / "v6.0" / "summary_results.json.source").unlink()  # ... from the round's own URL
+    assert fetch_round(dataclasses.replace(rnd, download_url=other), tmp_path).status == "already downloaded"
+    assert len(handler.requests) == 3
+
+
+def test_a_url_naming_another_kind_of_results_file_is_refused_before_asking(
+    manifest: Manifest, server: tuple[str, type[_Handler]], tmp_path: Path
+) -> None:
+    base, handler = server
+    url = f"{base}/v6.1/summary.csv"
+    with pytest.raises(FetchError) as exc:
+        fetch_round(manifest.round("6.1"), tmp_path, url=url)
+    assert exc.value.message == (
+        f"{url}: names a .csv file, and round v6.1's file is summary_results.json (data/rounds.toml): "
+        "give the URL of that file, or change the round's `file`"
+    )
+    assert handler.requests == [] and not (tmp_path / "v6.1").exists()
 
 
 def test_interrupted_fetch_resumes_with_a_range_request(

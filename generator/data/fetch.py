@@ -2,7 +2,8 @@
 
 ``fetch_round`` is resumable (an interrupted download continues from its ``.part``
 file with an HTTP Range request, when the URL is the same), idempotent (a stored file
-whose checksum matches and that still validates is not downloaded again), verified
+downloaded from the same URL, whose checksum matches and that still validates, is not
+downloaded again: the server is not asked; another URL downloads again), verified
 (SHA-256, pinned in the manifest when known, recorded beside the file) and bounded
 (a total time limit over connecting, the headers and the body, a per-read timeout and a
 size cap). The content is parsed and
@@ -46,7 +47,7 @@ Validate = Callable[[Path], None]
 class FetchResult:
     path: Path
     sha256: str
-    status: str  # "downloaded", "resumed", "up to date"
+    status: str  # "downloaded", "resumed", "already downloaded" (from the same URL: not asked again)
     bytes_received: int
 
 
@@ -287,6 +288,12 @@ def fetch_round(
     src = url or rnd.download_url
     check_url(src, allow_file=allow_file)
     target = Path(dest_dir) / rnd.label / Path(rnd.file).name
+    named = Path(urllib.parse.urlsplit(src).path).suffix.lower()
+    if named in RESULTS_SUFFIXES and named != target.suffix.lower():
+        raise FetchError(
+            f"{src}: names a {named} file, and round v{rnd.version}'s file is {rnd.file} "
+            "(data/rounds.toml): give the URL of that file, or change the round's `file`"
+        )
     try:
         return _fetch_into(rnd, src, target, timeout, validate, max_bytes)
     except OSError as exc:  # the results folder: not writable, full, a file in the way
@@ -304,45 +311,67 @@ def recorded_sha256(sidecar: Path) -> str | None:
     return digest if len(digest) == 64 and all(c in "0123456789abcdef" for c in digest) else None
 
 
+#: the suffixes of the results files a round may name (data/rounds.toml's `file`)
+RESULTS_SUFFIXES = (".json", ".csv", ".xlsx")
+
+
 def _fetch_into(
     rnd: Round, src: str, target: Path, timeout: float, validate: Validate | None, max_bytes: int
 ) -> FetchResult:
     sidecar = target.with_name(target.name + ".sha256")
+    source = target.with_name(target.name + ".source")  # the URL it was downloaded from
     part = target.with_name(target.name + ".part")
     target.parent.mkdir(parents=True, exist_ok=True)
-    if target.is_file():
+    if target.is_file() and _same_source(source, src, rnd.download_url):
         ok, digest = _stored_ok(target, rnd.sha256 or recorded_sha256(sidecar), validate)
         if ok:
             sidecar.write_text(f"{digest}  {target.name}\n")
-            return FetchResult(target, digest, "up to date", 0)
+            return FetchResult(target, digest, "already downloaded", 0)
     job = Download(src, part, seconds=timeout, max_bytes=max_bytes)
     state = job.run()
     digest = sha256_of(part)
-    bad = part.with_name(target.name + ".bad")
     if rnd.sha256 and digest != rnd.sha256:
-        part.replace(bad)
         raise FetchError(
             f"{src}: checksum mismatch: got sha256 {digest}, data/rounds.toml pins "
-            f"{rnd.sha256} for round v{rnd.version}; the download was kept as {bad}"
+            f"{rnd.sha256} for round v{rnd.version}; the download was kept as {_set_aside(part, target)}"
         )
     with part.open("rb") as fh:
         kind = sniff(fh.read(512))
     if kind in ("empty", "html"):
-        part.replace(bad)
         what = "an empty body" if kind == "empty" else "an HTML page"
-        raise FetchError(f"{src}: the server sent {what}, not a results file; kept as {bad}")
+        raise FetchError(
+            f"{src}: the server sent {what}, not a results file; kept as {_set_aside(part, target)}"
+        )
     if validate is not None:
         try:
             validate(part)
         except DataError as exc:
-            part.replace(bad)
-            raise FetchError(
-                f"{src}: not a valid results file of round v{rnd.version}: {exc.message}"
-            ) from None
+            bad = _set_aside(part, target)
+            said = exc.message.replace(str(part), str(bad))  # the file it names is now that one
+            raise FetchError(f"{src}: not a valid results file of round v{rnd.version}: {said}") from None
     part.replace(target)
     part.with_name(part.name + ".url").unlink(missing_ok=True)
     sidecar.write_text(f"{digest}  {target.name}\n")
+    source.write_text(src + "\n", encoding="utf-8")
     return FetchResult(target, digest, state, job.received)
+
+
+def _same_source(source: Path, src: str, default: str) -> bool:
+    """Whether the stored file was downloaded from *src* (one stored before the URL was
+    recorded: when *src* is the round's own URL)."""
+    try:
+        recorded = source.read_text(encoding="utf-8").strip()
+    except (OSError, UnicodeDecodeError):
+        return src == default
+    return recorded == src
+
+
+def _set_aside(part: Path, target: Path) -> Path:
+    """The refused download moved to ``<file>.bad`` (its resume record removed): its name."""
+    bad = part.with_name(target.name + ".bad")
+    part.replace(bad)
+    part.with_name(part.name + ".url").unlink(missing_ok=True)
+    return bad
 
 
 def fetch_validated(
