@@ -1,5 +1,5 @@
-"""The MLPerf® mark (§11): the ® sign, no altered forms, the full benchmark name after it,
-and the trademark attribution. Read everywhere the mark appears: front matter, title,
+"""The MLPerf® mark (§10, §11): the ® sign, no altered forms, the full benchmark name after it,
+the trademark attribution, and no suggestion that MLCommons endorses a company or product. Read everywhere the mark appears: front matter, title,
 headings, prose, captions, table cells and text printed by placeholders; never inside
 URLs, code, comments, generated blocks or the legend itself."""
 
@@ -185,3 +185,51 @@ def attribution_missing(ctx: Context) -> Iterator[Issue]:
                 "add the trademark legend of §11.2 to the footnotes",
             )
             return
+
+
+#: wording that makes MLCommons (or the MLPerf name) vouch for a company or product: endorsed,
+#: approved, certified, recommended or accredited by it, or an "MLPerf® ... certified" product
+#: ("verified by MLCommons Association" is what a reviewed result is, and is not reported)
+_BY = r"(?:endorsed|approved|certified|recommended|accredited|sanctioned|backed)\s+by\s+(?:the\s+)?(?:MLCommons|MLPerf)"
+_ENDORSES = r"MLCommons\s+(?:endorses|approves|certifies|recommends|accredits)\b"
+_ADJECTIVE = (
+    r"(?:MLCommons|MLPerf)®?(?:\s+(?:Inference|Training|Storage|Client|Mobile|Tiny|HPC|Automotive))?"
+    r"(?:\s+v?\d+(?:\.\d+)*)?[\s-]+(?:endorsed|approved|certified|accredited|recommended)\b"
+)
+_CERTIFIED_ON = r"certified\s+(?:on|for|in|under|with)\s+(?:the\s+)?MLPerf"
+ENDORSEMENT = re.compile(rf"\b(?:{_BY}|{_ENDORSES}|{_ADJECTIVE}|{_CERTIFIED_ON})", re.I)
+_DENIED = re.compile(r"(?:\bnot|\bnever|\bno|n[\'’]t|\bnor|\bwithout)\s+(?:\w+\s+){0,2}$", re.I)
+
+
+@rule(
+    "MLP032",
+    "endorsement-implied",
+    family="mark",
+    severity="error",
+    guideline="§10 No misrepresentation: no implied MLCommons endorsement",
+    summary="Wording that makes MLCommons endorse, approve or certify a company or product.",
+    bad="The XD690 is MLPerf® Inference v6.1 certified and endorsed by MLCommons.",
+    good="The XD690's MLPerf® Inference v6.1 results were verified by MLCommons Association.[1]",
+)
+def endorsement_implied(ctx: Context) -> Iterator[Issue]:
+    """Reports "endorsed by MLCommons", "MLCommons approves", "MLPerf® Inference v6.1
+    certified", "certified on MLPerf® ..." and the like, in the front matter, headings and text.
+
+    The guidelines forbid using the MLPerf name in any way likely to suggest or imply that
+    MLCommons endorses a company, its products or its services. MLCommons reviews and publishes
+    results; "verified by MLCommons Association" says so and is not reported, nor is a denial
+    ("not endorsed by MLCommons")."""
+    for text, where, _ in _texts(ctx):
+        if _printed_title(ctx, where):
+            continue
+        for m in ENDORSEMENT.finditer(text):
+            if in_verbatim(text, m.start()) or _DENIED.search(text[max(0, m.start() - 40) : m.start()]):
+                continue
+            yield _issue(
+                ctx,
+                where,
+                m.start(),
+                f'"{m.group(0)}" suggests that MLCommons endorses or certifies the company or product',
+                "state the result, its details and its footnote: MLCommons reviews and publishes results, "
+                "it does not endorse or certify companies or products",
+            )
