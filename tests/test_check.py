@@ -193,6 +193,25 @@ def test_first_per_section_mark_mode(tmp_path: Path, official: ResultsTable, man
     assert first == [(11, 1)]
 
 
+def test_a_heading_of_records_and_the_best_platform_are_superlatives_a_best_row_is_not(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    body = (
+        "# Acme sets new records in MLPerf® Inference v6.1\n\n"
+        "Acme's B300 cloud is the best platform for gpt-oss-120b in MLPerf® Inference v6.1.\n\n"
+        "The best 8-GPU B300 row of MLPerf® Inference v6.1 gpt-oss-120b Server is entry 6.1-0052.\n"
+    )
+    found = [
+        (f.line, f.col, f.message)
+        for f in check(article(tmp_path, body), official, manifest)
+        if f.rule == "MLP026"
+    ]
+    assert found == [
+        (5, 17, '"records" without its scenario, category, chip count'),
+        (7, 22, '"the best platform" without its scenario, category, chip count'),
+    ]
+
+
 def test_a_suppression_with_a_reason_silences_its_rule_on_its_paragraph(
     tmp_path: Path, official: ResultsTable, manifest: Manifest
 ) -> None:

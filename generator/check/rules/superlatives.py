@@ -1,4 +1,4 @@
-"""Superlatives (§5, §9, §10): "fastest", "#1", "record", "leads", "highest", "only" carry
+"""Superlatives (§5, §9, §10): "fastest", "the best", "#1", "record", "leads", "highest", "only" carry
 their scope, and never rest on a derived metric presented as an official result.
 
 A superlative about MLPerf® results names the round, scenario, category and chip count it
@@ -21,8 +21,12 @@ from generator.data.row import Row
 
 MAXIMUM = re.compile(
     r"\b(?:fastest|quickest|highest|top(?:-performing|-ranked|-scoring)?(?=\s+(?:\S+\s+){0,5}(?:score|result|spot|place|performer|system|throughput|number|figure|entry))|"
-    r"tops|topped|topping|number[- ]one|record(?:-breaking|-setting)?|leads|leading|leader(?:ship)?|led\b|"
+    r"tops|topped|topping|number[- ]one|records?(?:-breaking|-setting)?|leads|leading|leader(?:ship)?|led\b|"
     r"best-in-class|unmatched|unrivall?ed|unbeaten|"
+    # "the best platform", a claim; not "the best 8-GPU row" (which row a figure is: a selection)
+    r"(?:the|its|their|our)\s+(?:very\s+)?best(?:\s+[\w-]+){0,2}?\s+(?:platform|system|solution|choice|option|"
+    r"performer|performance|GPU|accelerator|chip|cloud|server|hardware|infrastructure|vendor|provider|"
+    r"company|product|offering|machine)s?|"
     r"beats? (?:all|every)|outperform\w* (?:all|every|the entire)|world'?s (?:fastest|best|first))\b|#\s?1\b|\bNo\.\s?1\b",
     re.I,
 )
@@ -111,7 +115,7 @@ def holds(ctx: Context, c: Claim, m: Mentions) -> Row | None:
     family="superlatives",
     severity="error",
     guideline="§5 Identify submission differences, §10 Statements must be clear and correct",
-    summary='A superlative ("fastest", "#1", "record", "leads", "highest", "only") without its round, scenario, category and chip count.',
+    summary='A superlative ("fastest", "the best", "#1", "record", "leads", "highest", "only") without its round, scenario, category and chip count.',
     bad="Nebius runs the fastest DeepSeek-R1 rack in the industry.",
     good="Nebius's 72-GPU rack posted the highest DeepSeek-R1 Server result among Available systems of MLPerf® Inference v6.1.",
 )
