@@ -212,6 +212,21 @@ def test_a_heading_of_records_and_the_best_platform_are_superlatives_a_best_row_
     ]
 
 
+def test_the_nearest_value_a_finding_suggests_is_of_the_benchmark_and_scenario_named(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    """Entry 6.1-0075 also ran llama2-70b-99.9 Offline, at 131,464: closer to 131,000 than its
+    gpt-oss-120b Offline result, which the sentence is about."""
+    body = (
+        "NVIDIA's 8-GPU GB300 system (entry 6.1-0075) delivered 131,000 tokens/s on MLPerf® Inference "
+        "v6.1 Closed Datacenter gpt-oss-120b Offline in the Available category.\n"
+    )
+    found = [f.message for f in check(article(tmp_path, body), official, manifest) if f.rule == "MLP029"]
+    assert found == [
+        "131,000 (system result): no v6.1 entry gives this (nearest: 6.1-0075 gpt-oss-120b Offline 131,619 system result)"
+    ]
+
+
 def test_a_suppression_with_a_reason_silences_its_rule_on_its_paragraph(
     tmp_path: Path, official: ResultsTable, manifest: Manifest
 ) -> None:

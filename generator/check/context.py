@@ -246,7 +246,9 @@ class Context:
             c.kind = matches[0].kind if len({mt.kind for mt in matches}) == 1 else c.kind
             c.basis = ("per_gpu",) if c.kind == "per_gpu" else ()
         elif c.unit in ("throughput", "per_gpu"):
-            c.candidates = [self.matcher.nearest(pool, c.value, c.unit)]
+            c.candidates = [
+                self.matcher.nearest(_named(pool, self.mentions(c.block, c.sentence)), c.value, c.unit)
+            ]
             c.cited = tuple(sorted(cited))
 
     def _cited_rows(self, cited: set[str], m: Mentions) -> list[Row]:
@@ -449,3 +451,13 @@ def _inherit_units(claims: list[Claim], column: str) -> None:
             c.kind = "result" if c.unit == "throughput" else "per_gpu"
         if c.unit:
             prev = c
+
+
+def _named(rows: list[Row], m: Mentions) -> list[Row]:
+    """*rows* narrowed to the benchmarks, then the scenarios, their sentence names, as far as any
+    remain: the nearest value a finding suggests is one of what the sentence is about (an
+    entry's gpt-oss-120b Offline result, not its llama2-70b one that happens to be closer)."""
+    for names, attr in ((m.benchmarks, "benchmark"), (m.scenarios, "scenario")):
+        if names:
+            rows = [r for r in rows if getattr(r, attr) in names] or rows
+    return rows
