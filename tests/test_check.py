@@ -292,8 +292,13 @@ def test_an_article_citing_results_without_a_date_is_an_error(
 ) -> None:
     body = 'Entry {{ entry("6.1-0052", "gpt-oss-120b", "Server") }}.{{ cite() }}\n\n{{ footnotes() }}\n'
     found = check(article(tmp_path, body, "title: t\n"), official, manifest)
-    assert [(f.rule, f.severity, f.message) for f in found] == [
-        ("MLP020", "error", "the front matter has no date, and the article cites results")
+    assert [(f.rule, f.severity, f.message, f.help) for f in found] == [
+        (
+            "MLP020",
+            "error",
+            "the front matter has no date, and the article cites results",
+            "add the date it is published to the front matter, as date: YYYY-MM-DD",  # no date of ours
+        )
     ]
 
 

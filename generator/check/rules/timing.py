@@ -82,5 +82,5 @@ def missing_date(ctx: Context) -> Iterator[Issue]:
         yield Issue(
             "the front matter has no date, and the article cites results",
             line=ctx.rendered.article.meta_lines.get("date", 1),
-            help="add the publication date: date: 2026-10-05",
+            help="add the date it is published to the front matter, as date: YYYY-MM-DD",
         )
