@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from generator.check.claims import Claim
 from generator.check.context import Context
 from generator.check.registry import Issue, rule
-from generator.check.rules.common import at_claim, everything, label, states_derived
+from generator.check.rules.common import OWN_RUN, at_claim, everything, label, states_derived
 from generator.check.vocabulary import PER_ACCELERATOR
 
 HEDGE = re.compile(
@@ -20,9 +20,7 @@ BOUND = re.compile(
     r"(?:more than|over|above|at least|nearly|almost|about|around|roughly|approximately|close to|up to|~|some)\s*$",
     re.I,
 )
-OWN = re.compile(
-    r"\bunverified\b|\bour (?:own|internal|lab)\b|\bin-house\b|\binternal (?:run|test|measurement)s?\b", re.I
-)
+OWN = re.compile(rf"\bunverified\b|\bour (?:own|internal|lab)\b|{OWN_RUN.pattern}", re.I)
 PER_GPU_DERIVED = re.compile(
     PER_ACCELERATOR + r"[^.]{0,100}\b(?:derived|computed|calculated|divid\w*|not official)|"
     r"\b(?:derived|computed|calculated|divid\w*)\b[^.]{0,100}" + PER_ACCELERATOR + "|"

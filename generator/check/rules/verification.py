@@ -13,6 +13,7 @@ from generator.check.context import COMPARE_CUE, Context
 from generator.check.registry import Issue, rule
 from generator.check.rules.common import (
     NOT_VERIFIED_RE,
+    OWN_RUN,
     UNVERIFIED_STATEMENT_RE,
     at,
     at_claim,
@@ -278,3 +279,41 @@ def inferred_undisclosed(ctx: Context) -> Iterator[Issue]:
         f"cites results the official file marks inferred ({shown}) and no footnote says what the flag means",
         "say in the footnote what the inferred flag means for these results",
     )
+
+
+@rule(
+    "MLP033",
+    "unverified-term-missing",
+    family="verification",
+    severity="error",
+    guideline="§1 Use of MLPerf Benchmark for Non-MLCommons Reviewed Results",
+    summary='A score of the author\'s own run without the term "unverified" next to it.',
+    bad="In our own lab, the node measured 20,000 tokens/s on MLPerf® Inference v6.1 gpt-oss-120b Server.[1]",
+    good="In our own lab, the node reached an unverified score of 20,000 tokens/s on MLPerf® Inference v6.1 gpt-oss-120b Server.[1]",
+)
+def unverified_term_missing(ctx: Context) -> Iterator[Issue]:
+    """Reports a result the sentence says the author's own run gave ("we measured", "in our own
+    lab", "in-house", "internal tests"), on an MLPerf® benchmark, when the sentence does not call
+    it unverified.
+
+    A result nobody submitted for MLCommons review is unverified, and the guidelines require the
+    term "unverified" next to each such score, besides "Result not verified by MLCommons
+    Association." (MLP006). A number an official entry gives is not reported: it is not the
+    author's run."""
+    for c in ctx.claims:
+        if not c.typed or c.unit not in ("throughput", "per_gpu") or c.rows or id(c.block) in ctx.note_blocks:
+            continue
+        text = c.block.words(c.sentence)
+        if (
+            ctx.quoted(c.block, c.index)
+            or not OWN_RUN.search(text)
+            or re.search(r"\bunverified\b", text, re.I)
+        ):
+            continue
+        if ctx.mentions(c.block).benchmarks or "MLPerf" in c.block.text:  # its paragraph is about MLPerf®
+            yield at_claim(
+                c,
+                f"{c.text} is a score of the author's own run, which MLCommons has not reviewed, and its "
+                "sentence does not call it unverified",
+                'write "unverified" next to the score, e.g. "an unverified score of 20,000 tokens/s"',
+            )
