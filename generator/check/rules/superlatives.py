@@ -21,8 +21,10 @@ from generator.data.row import Row
 
 MAXIMUM = re.compile(
     r"\b(?:fastest|quickest|highest|top(?:-performing|-ranked|-scoring)?(?=\s+(?:\S+\s+){0,5}(?:score|result|spot|place|performer|system|throughput|number|figure|entry))|"
-    r"tops|topped|topping|number[- ]one|records?(?:-breaking|-setting)?|leads|leading|leader(?:ship)?|led\b|"
+    r"tops|topped|topping|number[- ]one|record(?:-breaking|-setting)?|leads|leading|leader(?:ship)?|led\b|"
     r"best-in-class|unmatched|unrivall?ed|unbeaten|"
+    # "sets new records", not the verb ("the file records no compatibility")
+    r"(?:(?:sets?|setting|broke|breaks?|breaking)\s+(?:new\s+|\w+\s+)?|new\s+|world\s+|several\s+|many\s+)records|"
     # "the best platform", a claim; not "the best 8-GPU row" (which row a figure is: a selection)
     r"(?:the|its|their|our)\s+(?:very\s+)?best(?:\s+[\w-]+){0,2}?\s+(?:platform|system|solution|choice|option|"
     r"performer|performance|GPU|accelerator|chip|cloud|server|hardware|infrastructure|vendor|provider|"
