@@ -2,12 +2,12 @@
 
 Nearly every file a build loads is an official one with no problem: its rows are made here, a
 column at a time, each distinct name, label or unit looked at once (a synthetic round's 800 rows,
-their DataFrame included: 6 ms, against 13 ms row by row; a cost every round of a site adds). Whatever is not
-plainly valid (a problem of any kind, a waiver naming one of its entries, rows left out by a
-filter) makes
-:func:`file_columns` give up, and :class:`~generator.data.results._RowReader` reads the file
-record by record: it names the record and field of every problem. Both give the same rows, a
-property the tests check on the official files and on generated ones.
+their DataFrame included: 6 ms, against 13 ms row by row; a cost every round of a site adds).
+Whatever is not plainly valid (a problem of any kind, a waiver naming one of its entries, rows
+left out by a filter) makes :func:`file_columns` give up, and
+:class:`~generator.data.results._RowReader` reads the file record by record: it names the record
+and field of every problem. Both give the same rows, a property the tests check on the official
+files and on generated ones.
 """
 
 from __future__ import annotations

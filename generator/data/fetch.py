@@ -39,6 +39,8 @@ CHUNK = 1 << 16
 MAX_BYTES = 500 * 1024 * 1024
 TOTAL_SECONDS = 600.0
 READ_TIMEOUT = 30.0
+#: the suffixes of the results files a round may name (data/rounds.toml's `file`)
+RESULTS_SUFFIXES = (".json", ".csv", ".xlsx")
 
 Validate = Callable[[Path], None]
 
@@ -201,7 +203,7 @@ class Download:
         self.received = 0
 
     def run(self) -> str:
-        marker = self.part.with_name(self.part.name + ".url")
+        marker = resume_record(self.part)
         same = marker.is_file() and marker.read_bytes() == self.url.encode()
         offset = self.part.stat().st_size if self.part.exists() and same else 0
         marker.write_text(self.url, "utf-8")
@@ -311,10 +313,6 @@ def recorded_sha256(sidecar: Path) -> str | None:
     return digest if len(digest) == 64 and all(c in "0123456789abcdef" for c in digest) else None
 
 
-#: the suffixes of the results files a round may name (data/rounds.toml's `file`)
-RESULTS_SUFFIXES = (".json", ".csv", ".xlsx")
-
-
 def _fetch_into(
     rnd: Round, src: str, target: Path, timeout: float, validate: Validate | None, max_bytes: int
 ) -> FetchResult:
@@ -350,10 +348,16 @@ def _fetch_into(
             said = exc.message.replace(str(part), str(bad))  # the file it names is now that one
             raise FetchError(f"{src}: not a valid results file of round v{rnd.version}: {said}") from None
     part.replace(target)
-    part.with_name(part.name + ".url").unlink(missing_ok=True)
+    resume_record(part).unlink(missing_ok=True)
     sidecar.write_text(f"{digest}  {target.name}\n")
     source.write_text(src + "\n", encoding="utf-8")
     return FetchResult(target, digest, state, job.received)
+
+
+def resume_record(part: Path) -> Path:
+    """The file beside a ``.part`` download that records its URL (a resume continues only the
+    download of the same URL)."""
+    return part.with_name(part.name + ".url")
 
 
 def _same_source(source: Path, src: str, default: str) -> bool:
@@ -370,7 +374,7 @@ def _set_aside(part: Path, target: Path) -> Path:
     """The refused download moved to ``<file>.bad`` (its resume record removed): its name."""
     bad = part.with_name(target.name + ".bad")
     part.replace(bad)
-    part.with_name(part.name + ".url").unlink(missing_ok=True)
+    resume_record(part).unlink(missing_ok=True)
     return bad
 
 

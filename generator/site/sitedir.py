@@ -136,19 +136,20 @@ class SiteDir:
                 raise self.refuse(why)
         if self.path.exists() and not self.path.is_dir():
             raise self.refuse("it is a file, not a folder")
-        if self.path.is_dir() and any(self.path.iterdir()) and not (self.path / MARKER).is_file():
+        if not self.path.is_dir() or not any(self.path.iterdir()):
+            return
+        if not (self.path / MARKER).is_file():
             raise self.refuse(
                 f"it is not empty and was not written by gpu-insights (it has no {MARKER} file); "
                 "choose a new or empty folder, or empty this one yourself"
             )
-        if (self.path / MARKER).is_file():
-            added = not_written(self.path)
-            if added:
-                shown = ", ".join(added[:5]) + (f" and {len(added) - 5} more" if len(added) > 5 else "")
-                raise self.refuse(
-                    f"it holds what gpu-insights did not write there ({shown}), which replacing it "
-                    "would delete; move that out of it, or choose another site folder"
-                )
+        added = not_written(self.path)
+        if added:
+            shown = ", ".join(added[:5]) + (f" and {len(added) - 5} more" if len(added) > 5 else "")
+            raise self.refuse(
+                f"it holds what gpu-insights did not write there ({shown}), which replacing it "
+                "would delete; move that out of it, or choose another site folder"
+            )
 
     @contextlib.contextmanager
     def _locked(self) -> Iterator[None]:

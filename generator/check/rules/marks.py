@@ -1,7 +1,8 @@
 """The MLPerf® mark (§10, §11): the ® sign, no altered forms, the full benchmark name after it,
-the trademark attribution, and no suggestion that MLCommons endorses a company or product. Read everywhere the mark appears: front matter, title,
-headings, prose, captions, table cells and text printed by placeholders; never inside
-URLs, code, comments, generated blocks or the legend itself."""
+the trademark attribution, and no suggestion that MLCommons endorses a company or product.
+Read everywhere the mark appears: front matter, title, headings, prose, captions, table cells
+and text printed by placeholders; never inside URLs, code, comments, generated blocks or the
+legend itself."""
 
 from __future__ import annotations
 
