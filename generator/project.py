@@ -65,6 +65,7 @@ DATA_FILES = (
     "accelerators.toml",
     "benchmarks.toml",
     "submitters.toml",
+    "compatibility.toml",
     "prices.toml",
     "check.toml",
 )

@@ -43,6 +43,13 @@ KNOWN_MISSES = {
     ),
 }
 META_RULES = {"MLP000", "MLP097", "MLP098", "MLP099"}  # tested inline below
+#: rules no article on the shared official results can break, each with the reason (tested inline)
+NO_CORPUS_CASE = {
+    "MLP010": (
+        "every benchmark the shared rounds hold in two rounds has a row in the Compatibility Table; "
+        "tests/test_compatibility.py checks an article against an edition of the table without one"
+    ),
+}
 
 
 def rel(i: Intent) -> str:
@@ -78,7 +85,11 @@ def outcome(score: Score, intent: Intent):  # type: ignore[no-untyped-def]
 
 def test_the_corpus_has_three_bad_articles_per_rule_twenty_good_and_five_handwritten() -> None:
     bad = [i for i in INTENTS if i.kind == "bad"]
-    per_rule = {code: sum(code in i.rules for i in bad) for code in RULES if code not in META_RULES}
+    per_rule = {
+        code: sum(code in i.rules for i in bad)
+        for code in RULES
+        if code not in META_RULES and code not in NO_CORPUS_CASE
+    }
     assert {c: n for c, n in per_rule.items() if n < 3} == {}
     assert all(i.path.name.startswith(next(iter(i.rules))) and len(i.rules) == 1 for i in bad)
     assert sum(i.kind == "good" for i in INTENTS) >= 20

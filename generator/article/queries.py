@@ -411,11 +411,11 @@ class Queries:
         """
         out = []
         for bench in self.names("benchmark", round=round, **filters):
-            if not self.comparable(since, round, bench):
-                continue
             for scen in scenarios:
                 try:
                     new = self.best(bench, scen, round=round, **filters)
+                    if not self.comparable(since, round, bench, suite=new.row.suite, scenario=scen):
+                        continue
                     # power submissions' performance compares only with power submissions'
                     old = self.best(bench, scen, round=since, has_power=new.row.has_power, **filters)
                 except LookupFailed:
@@ -514,8 +514,7 @@ class Queries:
         ``until="6.0"`` stops at that round.
         Oldest round first; rounds without a row are skipped. Each point offers ``.round``
         and ``.breaks`` (true when the MLPerf Compatibility Table does not allow comparing
-        it with the point before: ``data/rounds.toml`` ``compatible_with`` and the benchmark's
-        ``compatible_since``). ``{% set s = series("llama2-70b-99", "Server") %}{{ ratio(s[-1], s[0]) }}``.
+        it with the point before: :meth:`comparable`). ``{% set s = series("llama2-70b-99", "Server") %}{{ ratio(s[-1], s[0]) }}``.
         """
         if stat not in ("median", "best"):
             raise LookupFailed(f'stat={stat!r}: a series is of "median" or "best" values')
@@ -531,22 +530,24 @@ class Queries:
             except LookupFailed:
                 continue
             fig.extra["round"] = rnd
-            fig.extra["breaks"] = prev is not None and not self.comparable(prev, rnd, benchmark)
+            suite = fig.entries[0].suite if fig.entries else "datacenter"
+            fig.extra["breaks"] = prev is not None and not self.comparable(
+                prev, rnd, benchmark, suite=suite, scenario=scenario
+            )
             out.append(fig)
             prev = rnd
         if not out:
             raise self.table.no_match({"benchmark": benchmark, "scenario": scenario, **filters})
         return out
 
-    def comparable(self, old: str, new: str, benchmark: str) -> bool:
-        """Whether results of *old* and *new* may be compared (MLPerf Compatibility Table).
+    def comparable(
+        self, old: str, new: str, benchmark: str, *, suite: str = "datacenter", scenario: str = ""
+    ) -> bool:
+        """Whether results of *old* and *new* may be compared (MLPerf® Compatibility Table).
 
-        Needs the benchmark's ``compatible_since`` in ``data/benchmarks.toml`` (a benchmark without
-        one is not comparable across rounds) and *old* in *new*'s ``compatible_with``.
+        The table's row for the benchmark in *suite* (``data/compatibility.toml``) must put both
+        rounds in one compatible span; a round newer than the table continues a span that reaches
+        its last column only for the rounds it lists in ``data/rounds.toml`` ``compatible_with``.
+        A benchmark the table does not list is not comparable across rounds.
         """
-        rule = self.manifest.rules.benchmarks.get(self.manifest.rules.canonical_benchmark(benchmark))
-        since = rule.compatible_since if rule else ""
-        if not since or version_key(old) < version_key(since):
-            return False  # unrecorded compatibility is not compatibility
-        rnd = self.manifest.rounds.get(new)
-        return old == new or bool(rnd and old in rnd.compatible_with)
+        return self.manifest.comparable(benchmark, suite, old, new, scenario).ok is True

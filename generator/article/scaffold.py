@@ -30,11 +30,14 @@ def llm_benchmarks(table: ResultsTable, manifest: Manifest, version: str) -> dic
 
 
 def previous_round(manifest: Manifest, table: ResultsTable, version: str, benchmark: str) -> str | None:
-    rule = manifest.rules.benchmarks.get(benchmark)
-    since = rule.compatible_since if rule else ""
-    rnd = manifest.rounds.get(version)
-    candidates = [v for v in (rnd.compatible_with if rnd else ()) if v in table.rounds]
-    candidates = [v for v in candidates if not since or version_key(v) >= version_key(since)]
+    """The newest earlier loaded round whose Datacenter results of *benchmark* the Compatibility
+    Table lets one compare with *version*'s, or ``None``."""
+    candidates = [
+        v
+        for v in table.rounds
+        if version_key(v) < version_key(version)
+        and manifest.comparable(benchmark, "datacenter", v, version).ok is True
+    ]
     return max(candidates, key=version_key) if candidates else None
 
 

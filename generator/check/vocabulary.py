@@ -15,10 +15,31 @@ from functools import cached_property
 
 from generator.data.manifest import Manifest
 
-WORD_NUMBERS = {
-    "one": 1, "single": 1, "two": 2, "dual": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
-    "eight": 8, "nine": 9, "ten": 10, "twelve": 12, "sixteen": 16, "thirty-two": 32, "sixty-four": 64,
-}  # fmt: skip
+_UNITS = [
+    "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
+    "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen",
+]  # fmt: skip
+_TENS = ["twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]
+WORD_NUMBERS = {**{w: i for i, w in enumerate(_UNITS, 1)}, **{t: 20 + 10 * i for i, t in enumerate(_TENS)}}
+WORD_NUMBERS.update(single=1, dual=2)
+#: a number written in words, one to ninety-nine ("seventy-two", "seventy two"), "single", "dual":
+#: tens first, so "seventy-two" is read whole, never as "two"
+NUMBER_WORD = (
+    rf"(?:(?:{'|'.join(_TENS)})(?:[- ](?:{'|'.join(_UNITS[:9])})\b)?|"
+    rf"{'|'.join(sorted(_UNITS, key=len, reverse=True))}|single|dual)"
+)
+
+
+def word_number(text: str) -> int:
+    """``"seventy-two"`` -> 72, ``"eight"`` -> 8 (a :data:`NUMBER_WORD`)."""
+    return sum(WORD_NUMBERS[p] for p in re.split(r"[- ]", text.strip().lower()))
+
+
+def count_of(text: str) -> int:
+    """A count written in digits ("1,024") or in words ("seventy-two")."""
+    return int(text.replace(",", "")) if text[0].isdigit() else word_number(text)
+
+
 _GPU_NOUN = r"(?:GPUs?|accelerators?|chips?|devices?|NPUs?|TPUs?|cards?|processors?|sockets?)"
 ACCELERATOR = r"(?:GPU|accelerator|chip|device|card|NPU|TPU)s?"
 #: "per GPU", "per-GPU", "/GPU", and with the product named: "per B300 GPU", "per Instinct MI355X accelerator"
@@ -27,19 +48,27 @@ PER_ACCELERATOR = rf"(?:\bper[- ]|/\s*){PRODUCT_WORDS}{ACCELERATOR}\b"
 # a pattern whose every alternative starts with a lookbehind or "\b" is tried in full at every
 # position of a text; a leading lookahead for its first character ("(?=\d)") rejects most
 # positions at once (the same matches, several times faster)
+#: up to three words of a product name between a count and its noun ("8 B300 GPUs", "eight RTX
+#: PRO 6000 GPUs"): capitalised words, or a model number
+_PRODUCT = r"(?:(?-i:[A-Z][\w-]*)\s+|\d{3,5}\s+)"
+_NUM = rf"(?:\d{{1,3}}(?:,\d{{3}})+|\d+|{NUMBER_WORD})"
 CHIP_COUNT = [
-    re.compile(
-        rf"(?=\d)(?<![\w.,])(\d{{1,3}}(?:,\d{{3}})*|\d+)(?:\s+|-)(?:[A-Z][\w-]*\s+){{0,3}}{_GPU_NOUN}\b"
-    ),
+    re.compile(rf"(?=\d)(?<![\w.,])(\d{{1,3}}(?:,\d{{3}})*|\d+)(?:\s+|-){_PRODUCT}{{0,3}}{_GPU_NOUN}\b"),
     re.compile(rf"(?=\d)(?<![\w.,])(\d+)-(?:{_GPU_NOUN}|way|node)\b", re.I),
     re.compile(r"(?=\d)(?<![\w.,])(\d+)\s?[x×]\s?(?=[A-Z])"),
     re.compile(
-        rf"(?=[{''.join(sorted({w[0] for w in WORD_NUMBERS}))}])\b({'|'.join(WORD_NUMBERS)})(?:\s+|-)"
-        rf"(?:[A-Z][\w-]*\s+){{0,3}}{_GPU_NOUN}\b",
+        rf"(?=[{''.join(sorted({w[0] for w in WORD_NUMBERS}))}])\b({NUMBER_WORD})(?:\s+|-){_PRODUCT}{{0,3}}{_GPU_NOUN}\b",
         re.I,
     ),
     re.compile(r"\b(?:at|of|from|to|with|versus|vs\.?|against)\s+(\d{1,3}(?:,\d{3})+|\d+)(?![\w.,%×])"),
 ]
+#: a list of counts sharing one noun: "with four, five and eight GPUs", "4, 8 or 16 GPUs"
+CHIP_COUNT_LIST = re.compile(
+    rf"(?<![\w.,])({_NUM}(?:\s*,\s*{_NUM})*)\s*,?\s+(?:and|or)\s+{_NUM}(?:\s+|-){_PRODUCT}{{0,3}}{_GPU_NOUN}\b",
+    re.I,
+)
+#: an all-capital word right before a number: "RTX PRO 6000 GPUs" names a product, not 6000 GPUs
+_MODEL_BEFORE = re.compile(r"(?-i:\b[A-Z]{2,})\s+$")
 SCENARIOS = {
     "Server": re.compile(r"\bServer\b"),
     "Offline": re.compile(r"\b[Oo]ffline\b"),
@@ -271,7 +300,7 @@ def chip_counts(text: str, *, strict: bool = False) -> set[int]:
     return counted if strict else every
 
 
-_HAS_COUNT = re.compile(rf"\d|\b(?:{'|'.join(WORD_NUMBERS)})\b", re.I)
+_HAS_COUNT = re.compile(rf"\d|\b{NUMBER_WORD}\b", re.I)
 
 
 def _chip_counts(text: str) -> tuple[set[int], set[int]]:
@@ -283,12 +312,18 @@ def _chip_counts(text: str) -> tuple[set[int], set[int]]:
     last = len(CHIP_COUNT) - 1
     for k, pat in enumerate(CHIP_COUNT):
         for m in pat.finditer(text):
-            if PER_NODE.search(text[max(0, m.start() - 24) : m.start()]):
+            before = text[max(0, m.start() - 24) : m.start()]
+            if PER_NODE.search(before):
                 continue  # "64 nodes of eight GPUs": a count per node, not the system's
-            g = m.group(1)
-            n = WORD_NUMBERS.get(g.lower()) if not g[0].isdigit() else int(g.replace(",", ""))
+            if k == 0 and len(m.group(1)) >= 3 and _MODEL_BEFORE.search(before):
+                continue  # "RTX PRO 6000 GPUs": a model number
+            n = count_of(m.group(1))
             if n:
                 every.add(n)
                 if k < last:
                     strict.add(n)
+    for m in CHIP_COUNT_LIST.finditer(text):
+        counts = {count_of(g) for g in re.split(r"\s*,\s*", m.group(1))} - {0}
+        every |= counts
+        strict |= counts
     return every, strict

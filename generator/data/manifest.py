@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from generator.data.compat import Compatibility, Verdict, load_compatibility
 from generator.errors import GpuInsightsError, ManifestError
 from generator.project import DEFAULTS_DIR, data_file
 
@@ -112,7 +113,6 @@ class BenchmarkRule:
     kind: str = ""
     aliases: tuple[str, ...] = ()
     latency: dict[str, dict[str, float]] = field(default_factory=dict)
-    compatible_since: str = ""  # rounds from this one on are mutually comparable
 
 
 @dataclass(frozen=True)
@@ -249,6 +249,19 @@ class Manifest:
     rules: BenchmarkRules
     data_dir: Path
     submitters: Submitters = field(default_factory=lambda: Submitters({}))
+    compat: Compatibility = field(default_factory=lambda: Compatibility(("",), (), ()))
+
+    def comparable(self, benchmark: str, suite: str, old: str, new: str, scenario: str = "") -> Verdict:
+        """The Compatibility Table's verdict on comparing *benchmark*'s results of rounds *old*
+        and *new* in *suite*, with ``compatible_with`` deciding for rounds newer than the table."""
+        return self.compat.verdict(
+            self.rules.canonical_benchmark(benchmark),
+            suite,
+            normalize_version(old),
+            normalize_version(new),
+            scenario=scenario,
+            compatible_with={v: r.compatible_with for v, r in self.rounds.items()},
+        )
 
     def round(self, version: str) -> Round:
         v = normalize_version(version)
@@ -351,6 +364,11 @@ def _check_shape(path: Path, data: dict[str, Any], kind: str) -> None:
         _texts(path, "cpu_only", data.get("cpu_only", []))
     elif kind == "rules":
         for key, item in _named(path, "bench", data.get("bench", {})).items():
+            if "compatible_since" in item:
+                raise ManifestError(
+                    f"{path}: bench.{key}: compatible_since is no longer read: which rounds may be "
+                    "compared is recorded per suite in compatibility.toml (the MLPerf® Compatibility Table)"
+                )
             _texts(path, f"bench.{key}: aliases", item.get("aliases", []))
             _named(path, f"bench.{key}.latency", item.get("latency", {}))
         _expect(path, "units", data.get("units", {}), dict, "a table ([units])")
@@ -452,7 +470,6 @@ def load_rules(path: Path) -> BenchmarkRules:
             kind=str(item.get("kind", "")),
             aliases=tuple(item.get("aliases", [])),
             latency={s: dict(v) for s, v in item.get("latency", {}).items()},
-            compatible_since=normalize_version(str(item.get("compatible_since", ""))),
         )
     units: dict[str, str] = {}
     bounds: dict[str, dict[str, float]] = {}
@@ -483,8 +500,9 @@ UNIT_BOUNDS = ("max", "min", "max_per_accelerator")
 
 
 def load_manifest(data_dir: Path | None = None) -> Manifest:
-    """Load ``rounds.toml``, ``accelerators.toml``, ``benchmarks.toml`` and ``submitters.toml``
-    from *data_dir*; a file the publication does not have is the packaged default."""
+    """Load ``rounds.toml``, ``accelerators.toml``, ``benchmarks.toml``, ``submitters.toml`` and
+    ``compatibility.toml`` from *data_dir*; a file the publication does not have is the packaged
+    default."""
     d = Path(data_dir) if data_dir else DATA_DIR
     return Manifest(
         rounds=load_rounds(data_file(d, "rounds.toml")),
@@ -492,4 +510,9 @@ def load_manifest(data_dir: Path | None = None) -> Manifest:
         rules=load_rules(data_file(d, "benchmarks.toml")),
         data_dir=d,
         submitters=load_submitters(data_file(d, "submitters.toml")),
+        compat=load_compat(data_file(d, "compatibility.toml")),
     )
+
+
+def load_compat(path: Path) -> Compatibility:
+    return load_compatibility(path, read_toml(path))

@@ -295,12 +295,7 @@ def round_page(version: str, rendered: list[Rendered], manifest: Manifest, table
             f"Published {day(rnd.published)}; retrieved from {source_link(rnd)} on {day(rnd.retrieved)}.",
             "",
         ]
-        if rnd.compatible_with:
-            earlier = ", ".join(f"[v{v}](v{v}.md)" for v in rnd.compatible_with if v in table.rounds)
-            lines += [
-                f"Its results may be compared with those of {earlier} (MLPerf® Compatibility Table).",
-                "",
-            ]
+        lines += [_round_compat(version, rnd, manifest, table), ""]
     lines += [
         *round_facts(version, table),
         "",
@@ -345,12 +340,65 @@ def benchmark_facts(benchmark: str, manifest: Manifest, table: ResultsTable) -> 
     ]
     if bounds:
         lines += ["", f"Latency bounds of the inference rules: {'; '.join(bounds)}."]
-    if rule and rule.compatible_since:
-        lines += [
+    return lines + _benchmark_compat(benchmark, manifest, table)
+
+
+def _round_compat(version: str, rnd: Round, manifest: Manifest, table: ResultsTable) -> str:
+    """Which earlier rounds a round's results may be compared with: the Compatibility Table's
+    word per benchmark and suite, and the publisher's for a round newer than the table."""
+    last = manifest.compat.last
+    text = (
+        "Which of its results may be compared with an earlier round's is decided per benchmark "
+        "and suite by the MLPerf® Compatibility Table (each benchmark's page gives its compatible rounds)."
+    )
+    if version_key(version) > version_key(last):
+        earlier = ", ".join(f"[v{v}](v{v}.md)" for v in rnd.compatible_with if v in table.rounds)
+        text += (
+            f" The table ends at v{md(last)}; for a benchmark whose compatible span reaches v{md(last)}, "
+            + (
+                f"this publication compares v{version} with {earlier}."
+                if earlier
+                else f"no earlier round is compared with v{version}."
+            )
+        )
+    return text
+
+
+def _compatible_with(manifest: Manifest, version: str) -> tuple[str, ...]:
+    rnd = manifest.rounds.get(version)
+    return rnd.compatible_with if rnd else ()
+
+
+def _benchmark_compat(benchmark: str, manifest: Manifest, table: ResultsTable) -> list[str]:
+    """The benchmark's compatible spans per suite (MLPerf® Compatibility Table), with the loaded
+    rounds newer than the table that continue a span reaching its last round."""
+    out = []
+    for suite in ("datacenter", "edge"):
+        row = manifest.compat.row(benchmark, suite)
+        if row is None:
+            continue
+        spans = [str(s) for s in row.spans]
+        if row.spans and row.spans[-1].last == manifest.compat.last:
+            later = [
+                v
+                for v in table.rounds
+                if version_key(v) > version_key(manifest.compat.last)
+                and any(row.spans[-1].holds(w) for w in _compatible_with(manifest, v))
+            ]
+            if later:
+                spans[-1] += " (continued by " + ", ".join(f"v{v}" for v in later) + ")"
+        out.append(f"{suite.title()}: {md(', '.join(spans))} (row '{md(row.model)}')")
+    if not out:
+        return [
             "",
-            f"Results of v{md(rule.compatible_since)} and later rounds may be compared (MLPerf® Compatibility Table).",
+            "The MLPerf® Compatibility Table does not list this benchmark: its results are not compared across rounds.",
         ]
-    return lines
+    return [
+        "",
+        "Rounds whose results may be compared with one another (MLPerf® Compatibility Table): "
+        + "; ".join(out)
+        + ".",
+    ]
 
 
 def benchmark_page(benchmark: str, rendered: list[Rendered], manifest: Manifest, table: ResultsTable) -> str:

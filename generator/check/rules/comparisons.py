@@ -10,6 +10,7 @@ the table with its caption; for a chart, its caption. Generated blocks never cou
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -320,35 +321,60 @@ def open_closed(ctx: Context) -> Iterator[Issue]:
             )
 
 
-def _compat(ctx: Context, cmp: Comparison) -> tuple[str, str] | None:
+def _compat(ctx: Context, cmp: Comparison) -> tuple[str, str, str] | None:
+    """("MLP009" or "MLP010", message) for a comparison across rounds that the Compatibility
+    Table (``data/compatibility.toml``, per suite) does not allow or does not cover."""
     rounds = sorted({r.round for r in cmp.rows}, key=version_key)
     if len(rounds) < 2:
         return None
-    benches = sorted({r.benchmark for r in cmp.rows})
-    if len({r.has_power for r in cmp.rows}) > 1:
-        return "MLP009", (
+    across = ", ".join("v" + v for v in rounds)
+    note = ctx.manifest.compat.power_note()
+    if len({r.has_power for r in cmp.rows}) > 1 and note is not None:
+        return (
+            "MLP009",
             f"{cmp.anchor.text} compares a power submission's performance with a performance-only "
-            f"submission across {', '.join('v' + v for v in rounds)}; the Compatibility Table says they are not comparable"
+            f"submission across {across}; the Compatibility Table's note: '{note.text}'",
+            "compare power submissions with power submissions, and performance-only with performance-only",
         )
+    benches = sorted({r.benchmark for r in cmp.rows})
     fams = {family_of(b) for b in benches}
     if len(fams) > 1 and _lineage(fams):
         return (
             "MLP009",
-            f"{cmp.anchor.text} compares {' and '.join(benches)}, different benchmarks, across {', '.join('v' + v for v in rounds)}",
+            f"{cmp.anchor.text} compares {' and '.join(benches)}, different benchmarks, across {across}",
+            "compare results of compatible rounds of the same benchmark",
         )
-    for bench in benches:
-        rule_ = ctx.manifest.rules.benchmarks.get(bench)
-        since = rule_.compatible_since if rule_ else ""
-        if not since:
-            return (
-                "MLP010",
-                f"{cmp.anchor.text} compares {bench} across {', '.join('v' + v for v in rounds)}, and data/benchmarks.toml records no compatibility for it",
-            )
-        if version_key(rounds[0]) < version_key(since):
-            return (
-                "MLP009",
-                f"{cmp.anchor.text} compares {bench} across {', '.join('v' + v for v in rounds)}; the Compatibility Table makes {bench} comparable only from v{since} on",
-            )
+    suites = sorted({r.suite for r in cmp.rows})
+    if len(suites) > 1:
+        return (
+            "MLP009",
+            f"{cmp.anchor.text} compares {' and '.join(s.title() for s in suites)} results across {across}; "
+            "the Compatibility Table has a table per suite, and results of different suites are not comparable",
+            "compare results of one suite (Datacenter with Datacenter, Edge with Edge)",
+        )
+    return _verdicts(ctx, cmp, across)
+
+
+def _verdicts(ctx: Context, cmp: Comparison, across: str) -> tuple[str, str, str] | None:
+    """The first pair of rounds, per benchmark, that the table does not let one compare."""
+    for bench in sorted({r.benchmark for r in cmp.rows}):
+        rows = [r for r in cmp.rows if r.benchmark == bench]
+        rounds = sorted({r.round for r in rows}, key=version_key)
+        scenario = next((r.scenario for r in rows if r.scenario.lower() == "multistream"), "")
+        for old, new in itertools.combinations(rounds, 2):
+            v = ctx.manifest.comparable(bench, rows[0].suite, old, new, scenario)
+            if v.ok is None:
+                return (
+                    "MLP010",
+                    f"{cmp.anchor.text} compares {bench} across {across}, and {v.why}",
+                    "compare results of one round, or record the table's row in data/compatibility.toml",
+                )
+            if v.ok is False:
+                return (
+                    "MLP009",
+                    f"{cmp.anchor.text} compares {bench} across {across}; {v.why}",
+                    "compare results of rounds inside one compatible span of the benchmark's row",
+                )
     return None
 
 
@@ -368,13 +394,16 @@ def _lineage(fams: set[str]) -> bool:
     good="Compare DLRM-v3 results of v6.0 and v6.1 only.",
 )
 def incompatible_rounds(ctx: Context) -> Iterator[Issue]:
-    """Reports a comparison across rounds of a benchmark that changed in between (the
-    Compatibility Table, recorded per benchmark in ``data/benchmarks.toml``), or of two
-    benchmarks that replaced one another."""
+    """Reports a comparison across rounds that the MLPerf® Compatibility Table does not allow:
+    rounds outside one compatible span of the benchmark's row in its suite's table (recorded in
+    ``data/compatibility.toml``; a round newer than the table continues a span reaching its last
+    column only for the rounds ``data/rounds.toml`` lists in ``compatible_with``), results of
+    different suites, the performance of a power submission set against a performance-only one,
+    or two benchmarks that replaced one another. The finding quotes the table's row."""
     for cmp in comparisons(ctx):
         found = _compat(ctx, cmp)
         if found and found[0] == "MLP009":
-            yield at_claim(cmp.anchor, found[1], "compare results of compatible rounds of the same benchmark")
+            yield at_claim(cmp.anchor, found[1], found[2])
 
 
 @rule(
@@ -383,17 +412,18 @@ def incompatible_rounds(ctx: Context) -> Iterator[Issue]:
     family="comparisons",
     severity="warning",
     guideline="§4 Compatible results",
-    summary="A comparison across rounds for a benchmark whose compatibility is not recorded.",
-    bad="Whisper in v6.1 is 20% above v5.1.  (no compatibility recorded for whisper)",
-    good="Record the benchmark's compatible rounds in data/benchmarks.toml (compatible_since) first.",
+    summary="A comparison across rounds of a benchmark the Compatibility Table does not list.",
+    bad="The best e2e-rag-db row of v6.1 is 20% above v6.0's.  (the table has no e2e-rag-db row)",
+    good="Compare e2e-rag-db results of one round only, until the Compatibility Table lists it.",
 )
 def compatibility_unknown(ctx: Context) -> Iterator[Issue]:
-    """Reports a cross-round comparison of a benchmark for which ``data/benchmarks.toml``
-    records no ``compatible_since`` round, so nothing shows the rounds are comparable."""
+    """Reports a cross-round comparison of a benchmark that the Compatibility Table (as
+    ``data/compatibility.toml`` records it) does not list in the suite, so nothing shows the
+    rounds are comparable."""
     for cmp in comparisons(ctx):
         found = _compat(ctx, cmp)
         if found and found[0] == "MLP010":
-            yield at_claim(cmp.anchor, found[1], "check the Compatibility Table and record compatible_since")
+            yield at_claim(cmp.anchor, found[1], found[2])
 
 
 def _misnamed(ctx: Context, c: Claim) -> str:
