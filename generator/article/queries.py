@@ -417,7 +417,8 @@ class Queries:
                     if not self.comparable(since, round, bench, suite=new.row.suite, scenario=scen):
                         continue
                     # power submissions' performance compares only with power submissions'
-                    old = self.best(bench, scen, round=since, has_power=new.row.has_power, **filters)
+                    same = {"suite": new.row.suite} if "suite" not in filters else {}  # one suite's table
+                    old = self.best(bench, scen, round=since, has_power=new.row.has_power, **same, **filters)
                 except LookupFailed:
                     continue
                 if new.kind != "per_gpu" or old.kind != "per_gpu":
