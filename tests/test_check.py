@@ -225,7 +225,8 @@ def test_a_heading_of_new_records_and_the_best_platform_are_superlatives_a_best_
     ]
     assert found == [
         (5, 8, '"sets new records" without its scenario, category, chip count'),
-        (7, 22, '"the best platform" without its scenario, category, chip count'),
+        # every B300 gpt-oss-120b row of v6.1 is Available: the data settle the category
+        (7, 22, '"the best platform" without its scenario, chip count'),
     ]
 
 

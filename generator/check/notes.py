@@ -50,8 +50,13 @@ class Note:
 
     @property
     def cites_results(self) -> bool:
-        """A note about MLPerf® results (not a plain aside): it names the suite, a retrieval or an entry."""
-        return bool(re.search(r"MLPerf|Retrieved|retrieved", self.raw) or ENTRY.search(self.text))
+        """A note that cites MLPerf® results (not an aside, nor a note on method that mentions
+        MLPerf®): it gives an entry or a retrieval, or names the suite with a division."""
+        return bool(
+            ENTRY.search(self.text)
+            or re.search(r"\b[Rr]etrieved\b", self.raw)
+            or (re.search(r"MLPerf", self.raw) and re.search(r"\b(?:Closed|Open)\b", self.raw))
+        )
 
 
 @dataclass
@@ -111,6 +116,7 @@ def find_notes(doc: Document) -> Notes:
             label = _list_number(doc, b)
         if label and re.search(r"MLPerf|Retrieved|retrieved|entr(?:y|ies) \d", b.text):
             out.notes.append(Note(label, [b], "plain", generated=b.generated))
+    out.notes = _plain_notes_in_place(doc, out.notes)
     note_ids = out.note_blocks()
     smap = doc.rendered.sourcemap
     for b in doc.blocks:
@@ -122,6 +128,39 @@ def find_notes(doc: Document) -> Notes:
             if m.style != "plain" or not smap.segments or smap.kind(b.offset(m.index)) != EXPR
         )
     return out
+
+
+def _plain_notes_in_place(doc: Document, notes: list[Note]) -> list[Note]:
+    """Plain notes ("1. MLPerf® ...") that are notes: referenced by a marker of their label in the
+    text, or at the end of the article (no prose of the author's after them). A numbered list of
+    findings in the body that mentions MLPerf® ("1. AMD's MI355X ...") is not a list of notes."""
+    plain = [n for n in notes if n.style == "plain"]
+    if not plain:
+        return notes
+    ids = {id(n.block) for n in plain}
+    referenced = {
+        m.label
+        for b in doc.blocks
+        if id(b) not in ids
+        for m in _markers(b, is_note=False)
+        if m.style == "plain"
+    }
+    last_prose = max(
+        (
+            k
+            for k, b in enumerate(doc.blocks)
+            if id(b) not in ids and not b.generated and b.kind != "footnote"
+        ),
+        default=-1,
+    )
+    keep = {id(n) for n in plain if n.label in referenced or doc.index(n.block) > last_prose or _bracketed(n)}
+    return [n for n in notes if n.style != "plain" or id(n) in keep]
+
+
+def _bracketed(n: Note) -> bool:
+    """A note that opens with "[1]": written as a note, wherever it stands."""
+    m = NOTE_START.match(n.block.text)
+    return m is not None and bool(m.group(1))
 
 
 def _markers(b: Block, *, is_note: bool) -> list[Marker]:

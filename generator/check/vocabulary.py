@@ -157,6 +157,7 @@ class Mentions:
     strict_chips: set[int] = field(default_factory=set)  # only counts written with a GPU noun or "8x"
     entries: set[str] = field(default_factory=set)
     unverified: bool = False
+    families: set[str] = field(default_factory=set)  # accelerator families named: "GB300", "MI355X"
 
 
 class Vocabulary:
@@ -284,7 +285,16 @@ class Vocabulary:
         m.chips, m.strict_chips = _chip_counts(text)
         m.entries = set(ENTRY.findall(text))
         m.unverified = bool(UNVERIFIED.search(text))
+        m.families = {name for name, p in self._accelerator_patterns if p.search(text)}
         return m
+
+    @cached_property
+    def _accelerator_patterns(self) -> list[tuple[str, re.Pattern[str]]]:
+        """The accelerator families' names as words ("B300" is not read in "GB300")."""
+        return [
+            (f.name, re.compile(rf"(?<![\w-]){re.escape(f.name)}(?![\w])"))
+            for f in self.manifest.families.families
+        ]
 
 
 PER_NODE = re.compile(

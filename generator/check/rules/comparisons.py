@@ -21,6 +21,7 @@ from generator.check.context import COMPARE_CUE, Context
 from generator.check.document import Block, Sentence
 from generator.check.registry import Issue, rule
 from generator.check.rules.common import at_claim, cat, claims_in, section_of
+from generator.check.scope import surroundings
 from generator.check.vocabulary import Mentions, family_of, variant_of
 from generator.data.results import version_key
 from generator.data.row import Row
@@ -164,6 +165,15 @@ def _named(ctx: Context, cmp: Comparison) -> Mentions:
         m.divisions |= x.divisions
         m.chips |= x.chips
         m.unverified = m.unverified or x.unverified
+    # what a reader sees with the numbers: the paragraph before, the section's lead and headings,
+    # a table's header and caption (the scope model's surroundings of the comparison)
+    for b in surroundings(ctx, cmp.anchor.block):
+        x = ctx.mentions(b)
+        m.rounds |= x.rounds
+        m.scenarios |= x.scenarios
+        m.categories |= x.categories
+        m.divisions |= x.divisions
+        m.chips |= x.strict_chips
     for b, _ in cmp.scope:  # a table's "GPUs" column states each row's chip count
         if b.table >= 0 and b.row > 0 and re.fullmatch(r"\s*\d[\d,]*\s*", b.text or "x"):
             header = next(

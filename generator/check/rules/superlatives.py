@@ -11,11 +11,14 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+import pandas as pd
+
 from generator.check.claims import Claim
 from generator.check.context import Context
 from generator.check.document import Block, Sentence
 from generator.check.registry import Issue, rule
 from generator.check.rules.common import at, claims_in
+from generator.check.scope import Scope, scope_of
 from generator.check.vocabulary import PER_ACCELERATOR, Mentions
 from generator.data.row import Row
 
@@ -33,10 +36,17 @@ MAXIMUM = re.compile(
     re.I,
 )
 UNIQUE = re.compile(
-    r"\b(?:the only|sole|the first(?:-ever)?|first-ever|only (?:one|submitter|system|vendor|company|provider|cloud|entry|result|submission)s?)\b",
+    r"\b(?:the only|sole|the first(?:-ever)?(?!\s+(?:two|three|four|five|six|seven|eight|nine|ten|few|several|\d+)\b)|first-ever|only (?:one|submitter|system|vendor|company|provider|cloud|entry|result|submission)s?)\b",
     re.I,
 )
-NOT_A_CLAIM = re.compile(r"\blead(?:s|ing)? to\b|\bleading edge\b|\bat the top\b|\bon top\b", re.I)
+NOT_A_CLAIM = re.compile(
+    r"\blead(?:s|ing)? to\b|\bleading edge\b|\bat the top\b|\bon top\b|"
+    # a position in a ranking the text shows, not a claim to the top: "the next-highest", "the
+    # second fastest", "the first three rows"
+    r"\b(?:next|second|third|fourth|fifth)[- ](?:highest|fastest|best|quickest)\b|"
+    r"\bthe first (?:two|three|four|five|six|\d+)\b",
+    re.I,
+)
 OFFICIAL_FRAME = re.compile(
     r"\brecord\b|\bscore\b|\bofficial\b|\bverified\b|\bwin(?:s|ner)?\b|\btitle\b|MLPerf®?\s+(?:\S+\s+){0,4}(?:results?|winner|leader)\b",
     re.I,
@@ -49,6 +59,8 @@ ANY_SIZE = re.compile(
     r"\b(?:any|every|all)\s+(?:GPU|accelerator|chip|system)\s+(?:count|size|sizes|counts)\b|\bwhatever (?:its|their) (?:GPU|accelerator|chip) count\b|\bof any size\b|\bat any scale\b",
     re.I,
 )
+#: a quotation in a title: “...”, "...", or '...' set off by spaces
+QUOTED_WORDS = re.compile(r"“[^”]*”|\"[^\"\n]*\"|‘[^’]*’|(?<!\w)'[^'\n]+'(?!\w)")
 ANY_CATEGORY = re.compile(r"\b(?:any|every|all) (?:categor(?:y|ies))\b|\bin every category\b", re.I)
 
 
@@ -58,8 +70,11 @@ def _about_results(ctx: Context, b: Block, s: Sentence) -> bool:
     return bool(m.benchmarks or m.entries or "MLPerf" in text or claims_in(ctx, b, s))
 
 
-def _scope_missing(ctx: Context, b: Block, s: Sentence) -> list[str]:
-    m: Mentions = ctx.mentions(b, s)
+def _scope_missing(ctx: Context, b: Block, s: Sentence, scope: Scope, subject: Claim | None) -> list[str]:
+    """What of round, scenario, category and chip count neither the sentence's effective scope
+    (:mod:`generator.check.scope`) states nor the data settle (every row of the stated set
+    shares it: a set of 8-GPU systems only needs no chip count)."""
+    m = scope.mentions
     text = b.words(s)
     missing = []
     if not m.rounds and not re.search(r"\bthis round\b", text, re.I):
@@ -70,7 +85,39 @@ def _scope_missing(ctx: Context, b: Block, s: Sentence) -> list[str]:
         missing.append("category")
     if not m.strict_chips and not ANY_SIZE.search(text) and not re.search(PER_ACCELERATOR, text, re.I):
         missing.append("chip count")
-    return missing
+    if not missing or ctx.matcher is None or not (subject or m.benchmarks):
+        return missing
+    sel = _selection(ctx, m, subject)
+    uniform = {
+        "scenario": sel["scenario"].nunique() == 1,
+        "category": sel["category"].nunique() == 1,
+        "chip count": sel["total_accelerators"].nunique() == 1,
+        "round": sel["round"].nunique() == 1 and bool(m.rounds or subject),
+    }
+    return [x for x in missing if sel.empty or not uniform[x]]
+
+
+def _selection(ctx: Context, m: Mentions, c: Claim | None) -> pd.DataFrame:
+    """The official rows a superlative ranges over: its subject's benchmark, division and units
+    (or the benchmarks its scope names), within every part of the effective scope."""
+    assert ctx.matcher is not None
+    df = ctx.matcher.df
+    r = c.rows[0] if c is not None and c.rows else None
+    benches = {r.benchmark} if r is not None else m.benchmarks
+    sel = df[df["benchmark"].isin(benches)]
+    if r is not None:
+        sel = sel[(sel["division"] == r.division) & (sel["units"] == r.units)]
+        sel = sel[sel["round"].isin(m.rounds or {r.round})]
+    elif m.rounds:
+        sel = sel[sel["round"].isin(m.rounds)]
+    for attr, col in (("scenarios", "scenario"), ("categories", "category"), ("divisions", "division")):
+        if getattr(m, attr):
+            sel = sel[sel[col].isin(getattr(m, attr))]
+    if m.strict_chips:
+        sel = sel[sel["total_accelerators"].isin(m.strict_chips)]
+    if m.families and (r is None or r.family in m.families):
+        sel = sel[sel["family"].isin(m.families)]
+    return sel
 
 
 def _subject(ctx: Context, b: Block, s: Sentence) -> Claim | None:
@@ -83,25 +130,14 @@ def _subject(ctx: Context, b: Block, s: Sentence) -> Claim | None:
 
 
 def holds(ctx: Context, c: Claim, m: Mentions) -> Row | None:
-    """None when the claim's row is the best of its benchmark within what the sentence names;
-    else a row that beats it."""
+    """None when the claim's row is the best of its benchmark within the effective scope *m*;
+    else a row of that scope that beats it (never one outside it, never the row itself)."""
     if ctx.matcher is None:
         return None
     r = c.rows[0]
-    df = ctx.matcher.df
-    sel = df[
-        (df["benchmark"] == r.benchmark)
-        & (df["division"] == r.division)
-        & (df["round"].isin(m.rounds or {r.round}))
-    ]
-    if m.scenarios:
-        sel = sel[sel["scenario"].isin(m.scenarios)]
-    if m.categories:
-        sel = sel[sel["category"].isin(m.categories)]
-    if m.strict_chips:
-        sel = sel[sel["total_accelerators"].isin(m.strict_chips)]
     col = "per_accelerator" if c.kind == "per_gpu" else "result"
-    sel = sel[sel["units"] == r.units]
+    sel = _selection(ctx, m, c)
+    sel = sel[sel["result_id"] != r.result_id]
     if sel.empty:
         return None
     lower = not r.higher_is_better
@@ -137,31 +173,42 @@ def superlative_without_scope(ctx: Context) -> Iterator[Issue]:
             own_unverified = bool(re.search(r"\bunverified\b", text, re.I))
             for m in MAXIMUM.finditer(text):
                 if (
-                    NOT_A_CLAIM.search(text[max(0, m.start() - 4) : m.end() + 6])
+                    NOT_A_CLAIM.search(text[max(0, m.start() - 8) : m.end() + 12])
                     or (ctx.quoted(b, s.start + m.start()) and not own_unverified)
                     or ctx.printed(b, s.start + m.start())  # "Fastest" in a system's name is data
                 ):
                     continue
-                missing = _scope_missing(ctx, b, s)
                 subject = _subject(ctx, b, s)
-                beaten = holds(ctx, subject, ctx.mentions(b, s)) if subject else None
+                scope = scope_of(ctx, b, s)
+                missing = _scope_missing(ctx, b, s, scope, subject)
+                beaten = holds(ctx, subject, scope.mentions) if subject else None
+                if own_unverified and subject is None and not missing:
+                    yield at(
+                        b,
+                        s.start + m.start(),
+                        f'"{m.group(0)}" is claimed for an unverified run, which no official result stands behind',
+                        "compare the unverified run with verified results without a superlative",
+                    )
+                    break
                 if missing and (subject is None or beaten is not None):
                     extra = (
                         f"; {beaten.result_id} {beaten.scenario} ({beaten.gpus} GPUs, {beaten.category}) is higher"
                         if beaten
                         else ""
                     )
+                    inherited = scope.sources()
                     yield at(
                         b,
                         s.start + m.start(),
-                        f'"{m.group(0)}" without its {", ".join(missing)}{extra}',
+                        f'"{m.group(0)}" without its {", ".join(missing)}{extra}'
+                        + (f" (scope read: {inherited})" if inherited else ""),
                         "say where it holds: round, scenario, category and chip count",
                     )
                 break
             u = UNIQUE.search(text)
             if (
                 u
-                and not ctx.mentions(b, s).rounds
+                and not scope_of(ctx, b, s).mentions.rounds
                 and not ctx.quoted(b, s.start + u.start())
                 and not ctx.printed(b, s.start + u.start())
                 and _about_results(ctx, b, s)
@@ -203,16 +250,26 @@ def _title_superlative(ctx: Context) -> Iterator[Issue]:
     """A headline is a claim too: "X tops the field" needs its scope in the title itself."""
     title = str(ctx.rendered.article.meta.get("title", ""))
     m = MAXIMUM.search(title) or UNIQUE.search(title)
-    if not m or NOT_A_CLAIM.search(title[max(0, m.start() - 4) : m.end() + 6]):
+    if not m or NOT_A_CLAIM.search(title[max(0, m.start() - 8) : m.end() + 12]):
         return
-    named = ctx.vocab.read(title)
+    if any(q.start() < m.start() < q.end() for q in QUOTED_WORDS.finditer(title)):
+        return  # 'Is the B300 the "fastest"?': the word is quoted, not claimed
+    # a headline stands alone in a listing or a feed, with its description under it, and the
+    # front matter's round; the lead paragraph describes the subject, it does not scope the claim
+    article = ctx.rendered.article
+    texts = [title, str(article.meta.get("description", ""))]
+    named = [ctx.vocab.read(t) for t in texts if t]
+    rounds = len(article.rounds) == 1 or any(n.rounds for n in named)
     missing = [
         what
         for what, ok in (
-            ("round", named.rounds),
-            ("scenario", named.scenarios),
-            ("category", named.categories),
-            ("chip count", named.strict_chips or re.search(PER_ACCELERATOR, title, re.I)),
+            ("round", rounds),
+            ("scenario", any(n.scenarios for n in named)),
+            ("category", any(n.categories for n in named)),
+            (
+                "chip count",
+                any(n.strict_chips for n in named) or any(re.search(PER_ACCELERATOR, t, re.I) for t in texts),
+            ),
         )
         if not ok
     ]
@@ -221,7 +278,7 @@ def _title_superlative(ctx: Context) -> Iterator[Issue]:
         src = ctx.rendered.article.path.read_text("utf-8").splitlines()[line - 1]
         start = src.find(title[:20])
         yield Issue(
-            f'"{m.group(0)}" in the title without its {", ".join(missing)}',
+            f'"{m.group(0)}" in the title without its {", ".join(missing)} (neither the title nor the description names it)',
             line=line,
             col=(start + m.start() + 1) if start >= 0 else 1,
             help="say in the title where it holds, or drop the superlative",

@@ -183,6 +183,8 @@ def derived_called_official(ctx: Context) -> Iterator[Issue]:
             tail = text[m.end() : m.end() + 40]
             if NEGATED.search(before) or SOURCE_OF.search(before) or re.match(SOURCE_NOUN, tail, re.I):
                 continue
+            if re.match(OFFICIAL_TOTAL, tail, re.I) and DIVIDED.search(text[s.start : s.end]):
+                continue  # "divided by its 72 GPUs, the rack's official result comes to 11,229 each"
             seen.add((id(c.block), m.start()))
             what = "unverified" if c.unverified else "derived, not an official result"
             yield at(
@@ -194,6 +196,14 @@ def derived_called_official(ctx: Context) -> Iterator[Issue]:
 
 
 SOURCE_NOUN = r"\s+(?:MLPerf®?\s+)?(?:(?:Inference\s+)?v?\d\.\d\s+)?(?:(?:Closed|Open)\s+)?(?:Datacenter\s+)?(?:(?:Server|Offline|Interactive)\s+)?(?:results?\s+(?:sheet|file|repository|page|table)|entr|submission|row|data|system result|statement|results? of)"
+#: "official" qualifying the system's own result, in a sentence that says how the value is made
+#: from it ("divided by its GPUs, the official result comes to ...")
+OFFICIAL_TOTAL = r"\s+(?:system\s+|MLPerf®?\s+)?(?:results?|scores?|figures?|numbers?|throughput|totals?)\b"
+DIVIDED = re.compile(
+    r"\bdivid\w*|\bsplit (?:over|across|among)\b|\bspread (?:over|across)\b|\bworks? out\b|\bcomes? to\b|"
+    r"\bamounts? to\b|\bequivalent to\b",
+    re.I,
+)
 CLAUSE_BREAK = re.compile(r"[;—]|,\s+(?:so|but|while|which|whereas|and)\b|\s+but\s+|\s+while\s+")
 
 

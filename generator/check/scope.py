@@ -1,0 +1,217 @@
+"""The scope a reader takes from the whole document, not from one sentence.
+
+An editor reads "the highest per-GPU result" under a heading that names the round, after a lead
+sentence that fixes the set ("Among the six MI355X servers of v6.1, Closed, Available,
+Interactive ..."), in a table whose caption and columns say the rest. Every sentence, table
+cell and caption therefore gets an *effective scope*: what it states itself, completed by what
+it inherits, nearest first:
+
+1. the sentence;
+2. the earlier sentences of its paragraph;
+3. for a table cell: its column's header, its row and the table's caption (the paragraph right
+   before or after the table); for a list item: the lead paragraph right before its list;
+4. the paragraph before it, when the sentence points back ("these systems", "among them",
+   "the same submitter's");
+5. its section's lead paragraph (the first paragraph under its heading);
+6. its heading chain (the nearest heading of each level above it);
+7. the article's title, and the front matter's round when it lists exactly one.
+
+Each part records where it came from, so that a finding that depends on the scope can say so
+("scenario: from the heading on line 12"). Rules read :func:`scope_of` instead of repeating
+word lists per rule.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from generator.check.document import Block, Sentence
+from generator.check.vocabulary import Mentions
+
+if TYPE_CHECKING:  # the context imports this module's users; only types are needed here
+    from generator.check.context import Context
+
+#: the attributes a scope carries, with the name a finding gives each
+ATTRIBUTES = {
+    "rounds": "round",
+    "scenarios": "scenario",
+    "categories": "category",
+    "divisions": "division",
+    "strict_chips": "chip count",
+    "benchmarks": "benchmark",
+    "families": "accelerator family",
+}
+BACK_REFERENCE = re.compile(
+    r"\b(?:these|those|they|them|their|the same|such|both|either|neither|the two|the pair|the rest|"
+    r"the others?|this (?:set|group|field|list|round|scenario|category|comparison)|that (?:set|group|round))\b",
+    re.I,
+)
+
+
+@dataclass
+class Scope:
+    """What a sentence is about, once the document around it is read."""
+
+    mentions: Mentions
+    origin: dict[str, str] = field(default_factory=dict)  # attribute -> where it came from
+
+    def named(self, attribute: str) -> bool:
+        return bool(getattr(self.mentions, attribute))
+
+    def sources(self, attributes: list[str] | None = None) -> str:
+        """``round: from the heading on line 12; scenario: from the sentence`` for the inherited
+        attributes (those the sentence states itself are not listed)."""
+        keys = attributes if attributes is not None else list(ATTRIBUTES)
+        parts = [
+            f"{ATTRIBUTES[a]}: from {self.origin[a]}"
+            for a in keys
+            if a in self.origin and self.origin[a] != "the sentence"
+        ]
+        return "; ".join(parts)
+
+
+def scope_of(ctx: Context, block: Block, sentence: Sentence | None = None) -> Scope:
+    """The effective scope of *sentence* of *block* (of the whole block when ``None``)."""
+    key = f"scope {id(block)} {sentence.start if sentence else -1}"
+    if key not in ctx.memo:
+        ctx.memo[key] = _merge(_sources(ctx, block, sentence))
+    scope: Scope = ctx.memo[key]
+    return scope
+
+
+def _merge(sources: list[tuple[str, Mentions]]) -> Scope:
+    out = Mentions()
+    origin: dict[str, str] = {}
+    for where, m in sources:
+        for attr in ATTRIBUTES:
+            value = getattr(m, attr)
+            if value and not getattr(out, attr):
+                setattr(out, attr, set(value))
+                origin[attr] = where
+                if attr == "strict_chips":
+                    out.chips = set(value)
+                if attr == "benchmarks":
+                    out.variants = set(m.variants)
+    return Scope(out, origin)
+
+
+def _sources(ctx: Context, b: Block, s: Sentence | None) -> list[tuple[str, Mentions]]:
+    """Where the scope of a sentence may come from, nearest first."""
+    read = ctx.vocab.read
+    out: list[tuple[str, Mentions]] = [("the sentence", ctx.mentions(b, s))]
+    if s is not None and s.start > 0:
+        out.append((f"an earlier sentence of its paragraph (line {line(ctx, b)})", read(b.text[: s.start])))
+    out += _container(ctx, b)
+    words = b.words(s)
+    before = _previous(ctx, b)
+    if before is not None and BACK_REFERENCE.search(words):
+        out.append((f"the paragraph on line {line(ctx, before)}, which it points back to", read(before.text)))
+    lead, headings = _section(ctx, b)
+    if lead is not None and lead is not b:
+        out.append((f"its section's lead paragraph on line {line(ctx, lead)}", read(lead.text)))
+    out += [(f"the heading on line {line(ctx, h)}", read(h.text)) for h in headings]
+    out += _front_matter(ctx)
+    return out
+
+
+def line(ctx: Context, b: Block) -> int:
+    """The line of the article's source (the template's, front matter counted) a block starts on."""
+    return ctx.doc.position(b.offsets[0])[0] if b.offsets else b.line
+
+
+def surroundings(ctx: Context, b: Block) -> list[Block]:
+    """The blocks a reader sees with *b* and reads it by: its table's header and caption or its
+    list's lead paragraph, the paragraph before it, its section's lead paragraph and headings."""
+    out: list[Block] = []
+    blocks = ctx.doc.blocks
+    if b.table >= 0:
+        cells = ctx.doc.cells(b.table)
+        out += [x for x in cells if x.row == 0]
+        first, last = ctx.doc.index(cells[0]), ctx.doc.index(cells[-1])
+        out += [blocks[k] for k in (first - 1, last + 1) if 0 <= k < len(blocks) and blocks[k].table < 0]
+    before = _previous(ctx, b)
+    lead, headings = _section(ctx, b)
+    out += [x for x in (before, lead) if x is not None] + headings
+    unique = list({id(x): x for x in out}.values())
+    return [x for x in unique if x is not b and not x.generated]
+
+
+def _container(ctx: Context, b: Block) -> list[tuple[str, Mentions]]:
+    """A table cell's header, row and caption; a list item's lead paragraph."""
+    read = ctx.vocab.read
+    blocks = ctx.doc.blocks
+    if b.table >= 0:
+        cells = ctx.doc.cells(b.table)
+        out = [
+            (f"its column's header (line {line(ctx, x)})", read(x.text))
+            for x in cells
+            if x.row == 0 and x.col == b.col and x is not b
+        ]
+        out.append(
+            (f"its table row (line {line(ctx, b)})", read(" ".join(x.text for x in cells if x.row == b.row)))
+        )
+        first, last = ctx.doc.index(cells[0]), ctx.doc.index(cells[-1])
+        for k in (first - 1, last + 1):
+            if 0 <= k < len(blocks) and blocks[k].table < 0 and blocks[k].kind == "paragraph":
+                out.append((f"the table's caption on line {line(ctx, blocks[k])}", read(blocks[k].text)))
+        return out
+    if b.kind == "item":
+        k = ctx.doc.index(b)
+        while k > 0 and blocks[k - 1].kind == "item":
+            k -= 1
+        if k > 0 and blocks[k - 1].kind == "paragraph" and not blocks[k - 1].generated:
+            return [
+                (
+                    f"the lead paragraph of its list on line {line(ctx, blocks[k - 1])}",
+                    read(blocks[k - 1].text),
+                )
+            ]
+    return []
+
+
+def _previous(ctx: Context, b: Block) -> Block | None:
+    """The prose block right before *b* in its section (the first cell of a table for a table)."""
+    k = ctx.doc.index(b)
+    for x in reversed(ctx.doc.blocks[:k]):
+        if x.kind == "heading":
+            return None
+        if x.generated or x.kind == "footnote" or (b.table >= 0 and x.table == b.table):
+            continue
+        return x
+    return None
+
+
+def _section(ctx: Context, b: Block) -> tuple[Block | None, list[Block]]:
+    """The lead paragraph of *b*'s section and its heading chain, nearest heading first."""
+    k = ctx.doc.index(b)
+    headings: list[Block] = []
+    lead: Block | None = None
+    level = 7
+    for i in range(k - 1, -1, -1):
+        x = ctx.doc.blocks[i]
+        if x.kind != "heading" or x.level >= level:
+            continue
+        if not headings:
+            lead = _first_paragraph(ctx, i + 1, k)
+        headings.append(x)
+        level = x.level
+    if not headings:
+        lead = _first_paragraph(ctx, 0, k)
+    return lead, headings
+
+
+def _first_paragraph(ctx: Context, start: int, stop: int) -> Block | None:
+    for x in ctx.doc.blocks[start:stop]:
+        if x.kind == "paragraph" and not x.generated and x.table < 0:
+            return x
+    return None
+
+
+def _front_matter(ctx: Context) -> list[tuple[str, Mentions]]:
+    article = ctx.rendered.article
+    out = [("the title", ctx.vocab.read(article.title))]
+    if len(article.rounds) == 1:
+        out.append(("the front matter's rounds", Mentions(rounds=set(article.rounds))))
+    return out
