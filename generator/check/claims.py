@@ -27,7 +27,7 @@ RESULT_KINDS = {"result", "per_gpu", "median"}
 _SCALE = {"thousand": 1e3, "k": 1e3, "million": 1e6, "m": 1e6, "mn": 1e6, "billion": 1e9, "bn": 1e9}
 NUMBER = re.compile(
     r"(?<![\w.,/\-])(?P<sign>[-+−])?(?P<cur>\$)?(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
-    r"(?P<scale>\s?(?:thousand|million|billion|mn|bn)\b|[KM]\b)?"
+    r"(?P<scale>\s?(?:thousand|million|billion|mn|bn)\b|[KM]\b|k\b(?=\s*(?:output\s+)?(?:tokens?|samples?|queries|QPS|TPS|tok/s|tokens/s)))?"
     r"(?P<suffix>\s?(?:×|x(?![\w])|%|\s?percent\b|\s?times\b|-fold\b))?"
     r"(?![\w\-]*\d)(?![A-Za-z])(?!-[A-Za-z])(?![.,]\d)"
 )

@@ -202,6 +202,7 @@ class Context:
     def _match(self, claims: list[Claim]) -> None:
         """Give typed numbers the rows they match (values first, then relations between them)."""
         assert self.matcher is not None
+        own = _attached_entries(claims)
         for c in claims:
             if not c.typed or c.kind in ("entry", "money") or self.quoted(c.block, c.index):
                 continue
@@ -209,6 +210,7 @@ class Context:
                 if c.unit == "" and abs(c.value) < 1000:
                     continue  # a bare small number is a count or a label, not a result
                 self._match_value(c)
+                self._check_own_entry(c, own.get(id(c)))
         for c in claims:
             if c.typed and c.kind in ("ratio", "pct") and not self.quoted(c.block, c.index):
                 self._match_relation(c, claims)
@@ -250,6 +252,16 @@ class Context:
                 self.matcher.nearest(_named(pool, self.mentions(c.block, c.sentence)), c.value, c.unit)
             ]
             c.cited = tuple(sorted(cited))
+
+    def _check_own_entry(self, c: Claim, own: str | None) -> None:
+        """A value whose own entry ID (the one printed next to it, in a sentence that cites
+        several) does not give it, while another entry of the sentence does: the IDs are
+        swapped or mistyped ("B300 (entry 6.1-0045) at 111,247 and ... (entry 6.1-0052) ...")."""
+        assert self.matcher is not None
+        if own is None or not c.rows or c.misattributed or own not in self.matcher.by_id:
+            return
+        if own not in {r.result_id for r in c.rows}:
+            c.misattributed = (own,)
 
     def _cited_rows(self, cited: set[str], m: Mentions) -> list[Row]:
         """Rows of the entries a block's footnotes cite, of the benchmarks its text names."""
@@ -451,6 +463,25 @@ def _inherit_units(claims: list[Claim], column: str) -> None:
             c.kind = "result" if c.unit == "throughput" else "per_gpu"
         if c.unit:
             prev = c
+
+
+def _attached_entries(claims: list[Claim]) -> dict[int, str]:
+    """In a sentence that types two or more entry IDs and two or more results, each ID belongs to
+    the result nearest to it: ``{id(claim): entry}``."""
+    out: dict[int, str] = {}
+    by_sentence: dict[tuple[int, int], list[Claim]] = {}
+    for c in claims:
+        if c.typed and (c.kind == "entry" or c.unit in ("throughput", "per_gpu") or abs(c.value) >= 1000):
+            by_sentence.setdefault((id(c.block), c.sentence.start), []).append(c)
+    for group in by_sentence.values():
+        ids = [c for c in group if c.kind == "entry"]
+        values = [c for c in group if c.kind != "entry"]
+        if len(ids) < 2 or len(values) < 2:
+            continue
+        for e in ids:
+            near = min(values, key=lambda v: abs(v.index - e.index))
+            out.setdefault(id(near), e.text)
+    return out
 
 
 def _named(rows: list[Row], m: Mentions) -> list[Row]:

@@ -46,6 +46,7 @@ def cited_without_footnote(ctx: Context) -> Iterator[Issue]:
 
     The guidelines require the MLPerf result ID of every result used or referred to in a
     footnote; a printed figure whose entry is missing there cannot be traced."""
+    yield from _no_footnote_at_all(ctx)
     listed = ctx.notes.entries()
     wrong = mismatched_entries(ctx)
     for c in ctx.claims:
@@ -59,6 +60,29 @@ def cited_without_footnote(ctx: Context) -> Iterator[Issue]:
                 yield at_claim(
                     c, f"{what} is cited but no footnote lists entry {e}", f"list {e} in a footnote"
                 )
+
+
+def _no_footnote_at_all(ctx: Context) -> Iterator[Issue]:
+    """A hand-written article that prints MLPerf® results (an entry ID, or a number with a
+    results unit) and has no footnote at all: reported once, at the first result."""
+    if ctx.notes.notes or ctx.template or not any("MLPerf" in b.text for b in ctx.prose()):
+        return
+    first = next(
+        (
+            c
+            for c in ctx.claims
+            if c.typed
+            and not ctx.quoted(c.block, c.index)
+            and (c.kind == "entry" or c.rows or c.unit in ("throughput", "per_gpu"))
+        ),
+        None,
+    )
+    if first is not None:
+        yield at_claim(
+            first,
+            f"the article prints MLPerf® results ({first.text} is one) and has no footnote",
+            "add a footnote per round, division and suite with the benchmark, scenario, source, retrieval date, entry IDs and the trademark legend (§2)",
+        )
 
 
 @rule(
@@ -278,12 +302,17 @@ def unknown_entry(ctx: Context) -> Iterator[Issue]:
     good="On gpt-oss-120b, entry 6.1-0052 ...",
 )
 def entry_mismatch(ctx: Context) -> Iterator[Issue]:
-    """Reports an entry ID cited for a benchmark or scenario it has no result for.
+    """Reports an entry ID cited for a benchmark or scenario it has no result for, and an entry
+    ID printed beside a value its row does not give when another entry's row does (two IDs
+    swapped between two systems; an ID mistyped as another existing entry), naming the entry
+    that gives the value.
 
     The sentence (or footnote) names benchmarks and scenarios; an entry it cites must have
-    run at least one of them."""
+    run at least one of them. In a sentence that types several IDs and several values, each
+    ID belongs to the value nearest to it."""
     if ctx.matcher is None:
         return
+    done: set[tuple[int, int]] = set()
     for b in ctx.doc.blocks:
         if b.generated:
             continue
@@ -299,7 +328,47 @@ def entry_mismatch(ctx: Context) -> Iterator[Issue]:
                     r = owner[0].rows[0]
                     issue += f"; {owner[0].text} is the {r.benchmark} {r.scenario} result of {r.result_id}"
             if issue:
+                done.add((id(b), m.start()))
                 yield at(b, m.start(), issue, "cite the entry that ran that benchmark and scenario")
+    yield from _values_of_other_entries(ctx, done)
+
+
+def is_value(c: Claim) -> bool:
+    """A typed number that may be a result: it has a results unit, or is too large for a count."""
+    return c.typed and c.kind != "entry" and (c.unit in ("throughput", "per_gpu") or abs(c.value) >= 1000)
+
+
+def _values_of_other_entries(ctx: Context, done: set[tuple[int, int]]) -> Iterator[Issue]:
+    """An entry ID printed beside a value that its row does not give, when another entry's
+    row does (IDs swapped between two systems, or mistyped as another existing entry)."""
+    assert ctx.matcher is not None
+    for c in ctx.claims:
+        known = [e for e in c.misattributed if e in ctx.matcher.by_id]
+        if not known or not c.rows or id(c.block) in ctx.note_blocks:
+            continue
+        s = c.sentence
+        values = [x.index for x in ctx.claims_in(c.block, s) if is_value(x)]
+        for e in known:
+            # the ID printed beside this value: no other value of the sentence is nearer to it
+            spots = [
+                m.start()
+                for m in ENTRY.finditer(c.block.text, s.start, s.end)
+                if m.group(0) == e
+                and min(values, key=lambda v: abs(v - m.start()), default=c.index) == c.index
+            ]
+            if not spots:
+                continue
+            at_ = min(spots, key=lambda i: abs(i - c.index))
+            if (id(c.block), at_) in done:
+                continue
+            done.add((id(c.block), at_))
+            r = c.rows[0]
+            yield at(
+                c.block,
+                at_,
+                f"entry {e} does not give {c.text}, printed beside it: {c.text} is the {r.benchmark} {r.scenario} result of {r.result_id}",
+                "cite each value's own entry",
+            )
 
 
 def entry_context(ctx: Context, b: Block, index: int) -> tuple[set[str], set[str]]:

@@ -1,0 +1,145 @@
+"""The checker reads scope from the whole document, and reports only on evidence: tiny inline
+articles for each mechanism (the corpus measures them on articles written outside the rules)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from generator.check.claims import NUMBER, parse_number
+from generator.check.vocabulary import chip_counts
+from generator.data.manifest import Manifest
+from generator.data.table import ResultsTable
+
+from .test_check import article, check
+
+LEGEND = (
+    "The MLPerf name and logo are registered and unregistered trademarks of MLCommons Association in "
+    "the United States and other countries. All rights reserved. Unauthorized use strictly prohibited. "
+    "See www.mlcommons.org for more information."
+)
+NOTE = (
+    "[^1]: MLPerf® Inference v6.1 Closed Datacenter, gpt-oss-120b, Server scenario. Retrieved from "
+    "https://github.com/mlcommons/inference_results_v6.1 on 2 October 2026, entries {ids}. " + LEGEND + "\n"
+)
+FRONT = 'title: t\ndate: 2026-10-20\nrounds: ["6.1"]\n'
+
+
+def findings(tmp_path: Path, body: str, official: ResultsTable, manifest: Manifest, rule: str) -> list[str]:
+    path = article(tmp_path, body, FRONT)
+    return [f"{f.line}:{f.col} {f.message}" for f in check(path, official, manifest) if f.rule == rule]
+
+
+@pytest.mark.parametrize(
+    ("text", "counts"),
+    [
+        ("a seventy-two GPU rack", {72}),
+        ("with seventy two GPUs", {72}),
+        ("systems with four, five and eight GPUs", {4, 5, 8}),
+        ("4, 8 or 16 GPUs", {4, 8, 16}),
+        ("Eight RTX PRO 6000 GPUs", {8}),  # a model number is not a count
+        ("the 1,000 GPUs", {1000}),
+    ],
+)
+def test_chip_counts_in_words_lists_and_after_model_numbers(text: str, counts: set[int]) -> None:
+    assert chip_counts(text, strict=True) == counts
+
+
+def test_a_lower_case_thousands_before_a_unit_is_a_number() -> None:
+    m = NUMBER.search("about 16k tokens per second")
+    assert m is not None and parse_number(m)[0] == 16000
+    assert NUMBER.search("a 4k context") is None
+
+
+def test_a_superlative_scoped_by_its_heading_and_lead_is_not_reported(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    body = (
+        "# gpt-oss-120b Server, eight-GPU Available systems\n\n"
+        "Among the eight-GPU Available systems of MLPerf® Inference v6.1 in the Closed Datacenter "
+        "gpt-oss-120b Server results, three B300 servers stand out.[^1]\n\n"
+        "HPE's Compute XD690 posted the highest result: 113,685 tokens per second.[^1]\n\n"
+        + NOTE.format(ids="6.1-0052")
+    )
+    assert findings(tmp_path, body, official, manifest, "MLP026") == []
+
+
+def test_a_superlative_the_data_contradict_in_its_inherited_scope_says_where_the_scope_came_from(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    body = (
+        "# MLPerf® Inference v6.1, gpt-oss-120b Server\n\n"
+        "CoreWeave's B300 instance delivered the highest result, 111,247 tokens per second.[^1]\n\n"
+        + NOTE.format(ids="6.1-0022")
+    )
+    (finding,) = findings(tmp_path, body, official, manifest, "MLP026")
+    # every B300 gpt-oss-120b Server row of v6.1 is Available: the data settle the category
+    assert finding == (
+        '8:41 "highest" without its chip count; 6.1-0015 Server (16 GPUs, available) is higher (scope '
+        "read: round: from the heading on line 6; scenario: from the heading on line 6; benchmark: from "
+        "the heading on line 6)"
+    )
+
+
+def test_a_position_in_a_ranking_is_not_a_superlative(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    body = (
+        "CoreWeave's B300 instance posted the next-highest gpt-oss-120b result, 111,247 tokens per "
+        "second, and the first three rows are all B300 systems.[^1]\n\n" + NOTE.format(ids="6.1-0022")
+    )
+    assert findings(tmp_path, body, official, manifest, "MLP026") == []
+
+
+def test_swapped_entry_ids_are_reported_naming_the_entry_that_gives_each_value(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    body = (
+        "In the Server scenario of MLPerf® Inference v6.1 (Closed Datacenter, Available), HPE's "
+        "eight-GPU Compute XD690 (entry 6.1-0022) delivered 113,685 tokens per second on gpt-oss-120b "
+        "and CoreWeave's eight-GPU B300 instance (entry 6.1-0052) delivered 111,247.[^1]\n\n"
+        + NOTE.format(ids="6.1-0022, 6.1-0052")
+    )
+    assert findings(tmp_path, body, official, manifest, "MLP021") == [
+        "6:119 entry 6.1-0022 does not give 113,685, printed beside it: 113,685 is the gpt-oss-120b "
+        "Server result of 6.1-0052",
+        "6:228 entry 6.1-0052 does not give 111,247, printed beside it: 111,247 is the gpt-oss-120b "
+        "Server result of 6.1-0022",
+    ]
+
+
+def test_a_hand_written_article_without_any_footnote_is_told_so(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    body = (
+        "HPE's Compute XD690 delivered 113,685 tokens per second on gpt-oss-120b in the Server "
+        "scenario of MLPerf® Inference v6.1.\n\n" + LEGEND + "\n"
+    )
+    assert findings(tmp_path, body, official, manifest, "MLP001") == [
+        "6:31 the article prints MLPerf® results (113,685 is one) and has no footnote"
+    ]
+
+
+def test_versions_and_dates_without_a_year_are_not_typed_numbers(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    body = (
+        'The results of September 16 ran on CUDA 12.9 and TensorRT 10.14: {{ per_gpu("6.1-0052", '
+        '"gpt-oss-120b", "Server") }} tokens/s per GPU.{{ cite() }}\n\n{{ footnotes() }}\n'
+    )
+    assert findings(tmp_path, body, official, manifest, "MLP019") == []
+
+
+def test_a_numbered_list_of_findings_is_not_a_list_of_footnotes(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    body = (
+        "Three things stood out in MLPerf® Inference v6.1:\n\n"
+        "1. MLPerf® Inference v6.1 had more B300 systems than any round before.\n"
+        "2. MLPerf® Inference v6.1 added Edge results for new models.\n\n"
+        "HPE's Compute XD690 delivered 113,685 tokens per second on gpt-oss-120b Server.[^1]\n\n"
+        + NOTE.format(ids="6.1-0052")
+    )
+    assert findings(tmp_path, body, official, manifest, "MLP003") == []
+    assert findings(tmp_path, body, official, manifest, "MLP005") == []
