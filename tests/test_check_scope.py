@@ -143,3 +143,61 @@ def test_a_numbered_list_of_findings_is_not_a_list_of_footnotes(
     )
     assert findings(tmp_path, body, official, manifest, "MLP003") == []
     assert findings(tmp_path, body, official, manifest, "MLP005") == []
+
+
+def test_a_per_gpu_value_printed_as_what_a_system_delivered_is_mlp031(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    body = (
+        "In MLPerf® Inference v6.1, HPE's eight-GPU Compute XD690 delivered "
+        '{{ per_gpu("6.1-0052", "gpt-oss-120b", "Server") }} tokens per second on gpt-oss-120b Server.'
+        "{{ cite() }}\n\n{{ footnotes() }}\n\n{{ compliance() }}\n"
+    )
+    assert findings(tmp_path, body, official, manifest, "MLP031") == [
+        "6:68 14,211 is a per-GPU value printed as what a system delivered (the system result is "
+        "113,685); nothing beside it says per GPU"
+    ]
+    fixed = body.replace("tokens per second on", "tokens per second per GPU on")
+    assert findings(tmp_path, fixed, official, manifest, "MLP031") == []
+
+
+def test_a_column_headed_official_over_per_gpu_values_is_mlp023(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    body = (
+        "| System | Official MLPerf® Inference v6.1 score |\n|---|--:|\n"
+        '| HPE XD690 | {{ per_gpu("6.1-0052", "gpt-oss-120b", "Server") }} |\n\n'
+        "*gpt-oss-120b Server, Closed Datacenter, eight GPUs, tokens per second per GPU.*{{ cite() }}\n\n"
+        "{{ footnotes() }}\n\n{{ compliance() }}\n"
+    )
+    assert findings(tmp_path, body, official, manifest, "MLP023") == [
+        '6:12 the column headed "Official MLPerf® Inference v6.1 score" holds 14,211 and other derived '
+        "values, not official results"
+    ]
+
+
+def test_an_official_result_copied_into_constant_is_mlp019(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    body = (
+        'HPE\'s XD690 delivered {{ constant(113685, "from the results page") }} tokens per second on '
+        "gpt-oss-120b Server in MLPerf® Inference v6.1.\n\n{{ compliance() }}\n"
+    )
+    assert findings(tmp_path, body, official, manifest, "MLP019") == [
+        "6:23 113,685 is typed into constant() but is the official gpt-oss-120b Server value of entry 6.1-0052"
+    ]
+
+
+@pytest.mark.parametrize("who", ["In our own lab, the node reached", "Our engineering team measured"])
+def test_an_own_run_through_constant_without_unverified_is_mlp033(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest, who: str
+) -> None:
+    body = (
+        f'{who} {{{{ constant(20500, "own run") }}}} tokens/s on MLPerf® Inference v6.1 gpt-oss-120b '
+        "Server with eight B300 GPUs.\n\n{{ compliance() }}\n"
+    )
+    (finding,) = findings(tmp_path, body, official, manifest, "MLP033")
+    assert finding.endswith(
+        "20,500 is a score of the author's own run, which MLCommons has not reviewed, and its sentence "
+        "does not call it unverified"
+    )

@@ -10,6 +10,7 @@ from generator.check.claims import Claim
 from generator.check.context import Context
 from generator.check.registry import Issue, rule
 from generator.check.rules.common import OWN_RUN, at_claim, everything, label, states_derived
+from generator.check.scope import surroundings
 from generator.check.vocabulary import PER_ACCELERATOR
 
 HEDGE = re.compile(
@@ -71,6 +72,7 @@ def hand_typed_number(ctx: Context) -> Iterator[Issue]:
     accepts a deliberate one."""
     if not ctx.template:
         return
+    yield from _copied_constants(ctx)
     for c in ctx.claims:
         if not c.typed or c.kind == "entry" or ctx.quoted(c.block, c.index):
             continue
@@ -83,6 +85,69 @@ def hand_typed_number(ctx: Context) -> Iterator[Issue]:
             f"{c.text} is typed by hand",
             "print it with a placeholder (result, per_gpu, ratio, ...) or constant(value, why)",
         )
+
+
+PER_EACH = re.compile(
+    r"\bper[-\s]+(?:(?-i:[A-Z][\w.+-]*)\s+){0,3}(?:GPU|accelerator|chip|card)s?\b|/\s*(?:GPU|accelerator)\b|"
+    r"\b(?:each|every|a single|one)\s+(?:\w+\s+){0,2}(?:GPU|accelerator|chip)s?\b",
+    re.I,
+)
+#: a system's output: "the rack delivered", "HPE's XD690 posted", "processed"
+TOTAL_VERB = re.compile(
+    r"\b(?:delivered|delivers|posted|posts|achieved|achieves|processed|processes|produced|produces|generated|"
+    r"generates|scored|scores|reached|reaches|served|serves|hit|hits|turned in|put up|clocked)\b[^.;:]{0,40}$",
+    re.I,
+)
+
+
+def _per_gpu_printed_as_total(ctx: Context) -> Iterator[Issue]:
+    """In a template, a ``per_gpu()`` value printed as what a system delivered ("the XD690
+    delivered {{ per_gpu(...) }} tokens/s") with nothing that says it is per GPU: not its
+    paragraph, not its table's header or caption. A reader takes it for the system's result."""
+    for c in ctx.claims:
+        if c.typed or c.kind != "per_gpu" or id(c.block) in ctx.note_blocks or c.block.generated:
+            continue
+        b = c.block
+        if not TOTAL_VERB.search(b.text[c.sentence.start : c.index]):
+            continue
+        texts = [b.text]
+        if b.table >= 0:
+            texts += [
+                x.text for x in surroundings(ctx, b) if x.table == b.table and x.col == b.col or x.table < 0
+            ][:3]
+        if any(PER_EACH.search(t) for t in texts):
+            continue
+        r = c.rows[0] if c.rows else None
+        total = f" (the system result is {r.result:,.0f})" if r is not None else ""
+        yield at_claim(
+            c,
+            f"{c.text} is a per-GPU value printed as what a system delivered{total}; nothing beside it says per GPU",
+            "say it is per GPU, and derived, or print the system result with result(...)",
+        )
+
+
+def _copied_constants(ctx: Context) -> Iterator[Issue]:
+    """A ``constant()`` whose value is an official result or per-accelerator value of a round the
+    article names: an official figure copied by hand, which will not follow a corrected file
+    and which no footnote cites through its placeholder."""
+    if ctx.matcher is None:
+        return
+    df = ctx.matcher.df
+    df = df[df["round"].isin(ctx.article_rounds)] if ctx.article_rounds else df
+    for c in ctx.claims:
+        if c.typed or c.kind != "constant" or abs(c.value) < 1000 or ctx.quoted(c.block, c.index):
+            continue
+        decimals = len(c.text.split(".")[1]) if "." in c.text else 0
+        tol = 0.5 * 10 ** (-decimals)
+        same = df[((df["result"] - c.value).abs() <= tol) | ((df["per_accelerator"] - c.value).abs() <= tol)]
+        if not same.empty:
+            r = same.iloc[0]
+            yield at_claim(
+                c,
+                f"{c.text} is typed into constant() but is the official {r['benchmark']} {r['scenario']} "
+                f"value of entry {r['result_id']}",
+                "print it with result(...) or per_gpu(...), which cite the entry",
+            )
 
 
 def _allowed(ctx: Context, c: Claim) -> bool:
@@ -205,7 +270,10 @@ def derived_undisclosed(ctx: Context) -> Iterator[Issue]:
     its accelerator count) presented as if it were the system's result: without "per GPU", a
     reader takes a derived value for an official one. (An article that never says per-GPU values
     are derived is MLP006's.)"""
-    if ctx.matcher is None or ctx.template:
+    if ctx.template:
+        yield from _per_gpu_printed_as_total(ctx)
+        return
+    if ctx.matcher is None:
         return
     # an article that never says derived values are not official is MLP006's, not this rule's
     said = bool(PER_GPU_DERIVED.search(everything(ctx))) or not states_derived(ctx)

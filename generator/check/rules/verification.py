@@ -8,7 +8,7 @@ import re
 from collections.abc import Iterator
 
 from generator.article.footnotes import INTERACTIVE_SINCE
-from generator.check.claims import Claim
+from generator.check.claims import THROUGHPUT_UNIT, Claim
 from generator.check.context import COMPARE_CUE, Context
 from generator.check.registry import Issue, rule
 from generator.check.rules.common import (
@@ -166,8 +166,11 @@ def derived_called_official(ctx: Context) -> Iterator[Issue]:
 
     Wording that names the source ("derived from the official results") is not reported."""
     derived = derived_claims(ctx)
+    yield from _official_columns(ctx, derived)
     seen: set[tuple[int, int]] = set()
     for c in derived:
+        if c.block.table >= 0 and c.block.row > 0:
+            continue  # a cell: its column's header says what it is (above)
         s = c.sentence
         text = c.block.text
         if re.search(r"\bderived\s*$", text[max(0, c.index - 12) : c.index], re.I):
@@ -196,6 +199,32 @@ def derived_called_official(ctx: Context) -> Iterator[Issue]:
 
 
 SOURCE_NOUN = r"\s+(?:MLPerf®?\s+)?(?:(?:Inference\s+)?v?\d\.\d\s+)?(?:(?:Closed|Open)\s+)?(?:Datacenter\s+)?(?:(?:Server|Offline|Interactive)\s+)?(?:results?\s+(?:sheet|file|repository|page|table)|entr|submission|row|data|system result|statement|results? of)"
+
+
+def _official_columns(ctx: Context, derived: list[Claim]) -> Iterator[Issue]:
+    """A table column headed as official ("Official MLPerf® Inference v6.1 score", "Verified
+    result") over derived values (per GPU, ratios): reported once, at the header."""
+    columns: dict[tuple[int, int], Claim] = {}
+    for c in derived:
+        if c.block.table >= 0 and c.block.row > 0:
+            columns.setdefault((c.block.table, c.block.col), c)
+    for (table, col), c in columns.items():
+        header = next((x for x in ctx.doc.cells(table) if x.row == 0 and x.col == col), None)
+        m = OFFICIAL.search(header.text) if header is not None else None
+        if header is None or m is None or ctx.printed(header, m.start()):
+            continue
+        if NEGATED.search(header.text[: m.start()]) or re.search(
+            r"\bderived\b|\bper[- ]?(?:GPU|accelerator)", header.text, re.I
+        ):
+            continue
+        yield at(
+            header,
+            m.start(),
+            f'the column headed "{header.text.strip()}" holds {c.text} and other derived values, not official results',
+            'head the column as what it holds, e.g. "Per-GPU value (derived)"',
+        )
+
+
 #: "official" qualifying the system's own result, in a sentence that says how the value is made
 #: from it ("divided by its GPUs, the official result comes to ...")
 OFFICIAL_TOTAL = r"\s+(?:system\s+|MLPerf®?\s+)?(?:results?|scores?|figures?|numbers?|throughput|totals?)\b"
@@ -291,6 +320,15 @@ def inferred_undisclosed(ctx: Context) -> Iterator[Issue]:
     )
 
 
+def _a_score(c: Claim) -> bool:
+    """A number typed with a results unit, or a template's ``constant()`` printed before one
+    ("{{ constant(20000, 'our lab') }} tokens/s"): what an own run's score is written as."""
+    if c.typed:
+        return c.unit in ("throughput", "per_gpu")
+    after = c.block.text[c.index + len(c.text) : c.index + len(c.text) + 40]
+    return c.kind == "constant" and bool(THROUGHPUT_UNIT.match(after))
+
+
 @rule(
     "MLP033",
     "unverified-term-missing",
@@ -311,7 +349,7 @@ def unverified_term_missing(ctx: Context) -> Iterator[Issue]:
     Association." (MLP006). A number an official entry gives is not reported: it is not the
     author's run."""
     for c in ctx.claims:
-        if not c.typed or c.unit not in ("throughput", "per_gpu") or c.rows or id(c.block) in ctx.note_blocks:
+        if not _a_score(c) or c.rows or id(c.block) in ctx.note_blocks:
             continue
         text = c.block.words(c.sentence)
         if (
