@@ -41,6 +41,8 @@ class Rule:
     bad: str
     good: str
     check: Check | None = None
+    #: (bad, good) where the scope comes from outside the sentence (a heading, a lead, a caption)
+    scoped: tuple[str, str] = ("", "")
 
     @property
     def doc(self) -> str:
@@ -52,15 +54,25 @@ RULES: dict[str, Rule] = {}
 
 
 def rule(
-    code: str, name: str, *, family: str, severity: str, guideline: str, summary: str, bad: str, good: str
+    code: str,
+    name: str,
+    *,
+    family: str,
+    severity: str,
+    guideline: str,
+    summary: str,
+    bad: str,
+    good: str,
+    scoped: tuple[str, str] = ("", ""),
 ) -> Callable[[Check], Check]:
-    """Register a rule function under *code*."""
+    """Register a rule function under *code*; *scoped* is a bad and a good example whose scope
+    comes from outside the sentence, for the rules that read the scope model."""
 
     def register(fn: Check) -> Check:
         if code in RULES:
             raise ValueError(f"rule {code} registered twice")
         RULES[code] = Rule(
-            code, name, family, severity, guideline, summary, bad.strip("\n"), good.strip("\n"), fn
+            code, name, family, severity, guideline, summary, bad.strip("\n"), good.strip("\n"), fn, scoped
         )
         return fn
 

@@ -3,7 +3,10 @@ a bad and a good example each) and a per-article report page for the editor's re
 
 from __future__ import annotations
 
+import inspect
+
 from generator.article.escape import md
+from generator.check import scope
 from generator.check.findings import Finding
 from generator.check.registry import RULES
 
@@ -32,6 +35,12 @@ def rules_markdown() -> str:
         'the reason: `<!-- gpu-insights: allow MLP019 "model name" -->`. Exit status: 0 clean, 1 findings,',
         "2 usage error, 3 internal error. This page is generated from the rules' code (`gpu-insights check --rules-doc`).",
         "",
+        "## How the checker reads an article: the scope model",
+        "",
+        *_scope_model(),
+        "",
+        "## Rules",
+        "",
         "| Code | Name | Default | Guideline | What it reports |",
         "|---|---|---|---|---|",
     ]
@@ -55,7 +64,18 @@ def rules_markdown() -> str:
             lines += ["**Example**", "", "```markdown", r.bad, "```", ""]
         if r.good:
             lines += ["**Use instead**", "", "```markdown", r.good, "```", ""]
+        bad, good = r.scoped
+        if bad:
+            lines += ["**Example, with the scope outside the sentence**", "", "```markdown", bad, "```", ""]
+        if good:
+            lines += ["**Use instead**", "", "```markdown", good, "```", ""]
     return "\n".join(lines)
+
+
+def _scope_model() -> list[str]:
+    """The scope model's own documentation (generator/check/scope.py), as the page explains it."""
+    text = inspect.getdoc(scope) or ""
+    return text.split("\n\n", 1)[1].splitlines() if "\n\n" in text else text.splitlines()
 
 
 def report_markdown(title: str, findings: list[Finding]) -> str:

@@ -17,8 +17,8 @@ it inherits, nearest first:
 7. the article's title, and the front matter's round when it lists exactly one.
 
 Each part records where it came from, so that a finding that depends on the scope can say so
-("scenario: from the heading on line 12"). Rules read :func:`scope_of` instead of repeating
-word lists per rule.
+("scenario: from the heading on line 12"). The rules share this one model
+(``generator/check/scope.py``) instead of repeating word lists per rule.
 """
 
 from __future__ import annotations

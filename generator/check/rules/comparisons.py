@@ -280,6 +280,10 @@ def _display(ctx: Context, benchmark: str) -> str:
     summary="A comparison whose sides differ in version, division, category, verified status, scenario, chip count or benchmark, with the difference not identified where it is printed.",
     bad="The B300 rack delivers 2.5× the per-GPU throughput of the B200 system.  (72 vs 8 GPUs, Preview vs Available)",
     good="The 72-GPU B300 rack (Preview) delivers 2.5× the per-GPU throughput of the 8-GPU B200 system (Available).",
+    scoped=(
+        "Both systems below are Available.\n\nThe B300 rack delivers 2.5× the per-GPU throughput of the B200 system.  (72 vs 8 GPUs)",
+        "The rack below has 72 GPUs, the B200 system eight; both are Available.\n\nThe B300 rack delivers 2.5× the per-GPU throughput of the B200 system.",
+    ),
 )
 def difference_undisclosed(ctx: Context) -> Iterator[Issue]:
     """Reports a comparison whose sides differ in a way its sentence, table or figure does

@@ -264,6 +264,10 @@ def matched_not_cited(ctx: Context) -> Iterator[Issue]:
     summary="A per-accelerator value presented without saying it is derived.",
     bad="Each B300 delivers 14,211 tokens/s.  (the system delivered 113,690 with eight GPUs)",
     good="Each B300 delivers 14,211 tokens/s, a per-GPU value we derive from the system's 113,690.",
+    scoped=(
+        '| System | Tokens/s |\n|---|--:|\n| HPE XD690 | {{ per_gpu("6.1-0052", "gpt-oss-120b", "Server") }} |  (a \'delivered\' reading: no per GPU in header or caption)',
+        '*Tokens per second per GPU, derived from each system result.*\n\n| System | Tokens/s per GPU |\n|---|--:|\n| HPE XD690 | {{ per_gpu("6.1-0052", "gpt-oss-120b", "Server") }} |',
+    ),
 )
 def derived_undisclosed(ctx: Context) -> Iterator[Issue]:
     """Reports a number typed by hand that is a per-accelerator value (a system result divided by

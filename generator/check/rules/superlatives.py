@@ -156,6 +156,10 @@ def holds(ctx: Context, c: Claim, m: Mentions) -> Row | None:
     summary='A superlative ("fastest", "the best", "#1", "record", "leads", "highest", "only") without its round, scenario, category and chip count.',
     bad="Nebius runs the fastest DeepSeek-R1 rack in the industry.",
     good="Nebius's 72-GPU rack posted the highest DeepSeek-R1 Server result among Available systems of MLPerf® Inference v6.1.",
+    scoped=(
+        "## MLPerf® Inference v6.1, gpt-oss-120b Server\n\nCoreWeave's B300 instance posted the highest result.  (16-GPU B300 rows are higher)",
+        "## MLPerf® Inference v6.1, gpt-oss-120b Server, eight-GPU Available systems\n\nHPE's XD690 posted the highest result.",
+    ),
 )
 def superlative_without_scope(ctx: Context) -> Iterator[Issue]:
     """Reports a superlative about MLPerf® results whose sentence does not name the scope it
