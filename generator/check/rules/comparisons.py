@@ -339,17 +339,18 @@ def _compat(ctx: Context, cmp: Comparison) -> tuple[str, str, str] | None:
     """("MLP009" or "MLP010", message) for a comparison across rounds that the Compatibility
     Table (``data/compatibility.toml``, per suite) does not allow or does not cover."""
     rounds = sorted({r.round for r in cmp.rows}, key=version_key)
-    if len(rounds) < 2:
-        return None
     across = ", ".join("v" + v for v in rounds)
     note = ctx.manifest.compat.power_note()
-    if len({r.has_power for r in cmp.rows}) > 1 and note is not None:
+    # the note holds within a round too: a ratio or a comparing sentence, not a table of rows
+    if len({r.has_power for r in cmp.rows}) > 1 and note is not None and (len(rounds) > 1 or not cmp.table):
         return (
             "MLP009",
             f"{cmp.anchor.text} compares a power submission's performance with a performance-only "
-            f"submission across {across}; the Compatibility Table's note: '{note.text}'",
+            f"submission{' across ' + across if len(rounds) > 1 else ' of ' + across}; the Compatibility Table's note: '{note.text}'",
             "compare power submissions with power submissions, and performance-only with performance-only",
         )
+    if len(rounds) < 2:
+        return None
     benches = sorted({r.benchmark for r in cmp.rows})
     fams = {family_of(b) for b in benches}
     if len(fams) > 1 and _lineage(fams):
