@@ -302,6 +302,8 @@ class Context:
             for x in claims
             if x.block is c.block and x is not c and x.rows and x.kind in ("result", "per_gpu", "entry")
         ]
+        if len({r.key for x in same for r in x.rows}) < 2:  # "That puts Nebius 4.1% ahead of Oracle"
+            same = self._sides_named_before(c, claims) or same
         near: list[Row] = list(dict.fromkeys(r for x in same for r in x.rows))
         m = self._context_mentions(c)
         pools: list[tuple[list[Row], bool]] = [(near, False)] if len(near) >= 2 else []
@@ -324,6 +326,33 @@ class Context:
                 f"the rows it compares ({', '.join(sorted({r.result_id for r in near}))}) give "
                 + (f"{gives}, not {c.text}" if gives else f"no {c.text}")
             ]
+
+    def _sides_named_before(self, c: Claim, claims: list[Claim]) -> list[Claim]:
+        """For a ratio or percentage whose paragraph prints no rows: the single-row results of the
+        paragraph before whose submitters its sentence names (two or more of them), which become
+        its sides."""
+        assert self.matcher is not None
+        k = self.doc.index(c.block)
+        before = next(
+            (x for x in reversed(self.doc.blocks[:k]) if not x.generated and id(x) not in self.note_blocks),
+            None,
+        )
+        if before is None or before.kind == "heading":
+            return []
+        every = set(self.matcher.df["submitter"])
+        named = self.vocab.submitter_words(c.block.words(c.sentence), every)
+        sides = [
+            x
+            for x in claims
+            if x.block is before
+            and len(x.rows) == 1
+            and x.kind in ("result", "per_gpu")
+            and self.vocab.submitter_words(x.rows[0].submitter.replace("_", " "), every) & named
+        ]
+        if len({x.rows[0].key for x in sides}) < 2:
+            return []
+        c.sides = tuple(sides)
+        return sides
 
     def _context_mentions(self, c: Claim) -> Mentions:
         """What the claim's sentence names, completed by its paragraph and the article's title."""
@@ -420,7 +449,8 @@ class Context:
 
 
 CONNECTOR = re.compile(r"\b(?:against|versus|vs\.?|compared (?:with|to)|than|and|or)\s+(?:the\s+)?$", re.I)
-LIST_GAP = re.compile(r"^[\s,]*(?:and|to|–|—|-)?[\s,]*$")  # not "or": "596,944, or 8,291 per GPU" restates
+#: not "or": "596,944, or 8,291 per GPU" restates; "against", "versus": "9,629 against 8,553 per GPU"
+LIST_GAP = re.compile(r"^[\s,]*(?:and|to|against|versus|vs\.?|–|—|-)?[\s,]*$")
 
 
 def _lists(claims: list[Claim]) -> list[list[Claim]]:

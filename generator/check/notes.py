@@ -29,7 +29,7 @@ CITATION_WORDS = re.compile(r"MLPerf|MLCommons|Retrieved|retrieved|\bentr(?:y|ie
 class Note:
     label: str
     blocks: list[Block]
-    style: str  # generated, markdown, plain
+    style: str  # generated, markdown, plain, aside (a plain note citing no result: on method)
     generated: bool = False
 
     @property
@@ -108,9 +108,15 @@ def find_notes(doc: Document) -> Notes:
         if gen:
             out.notes.append(Note(gen.group(1), [b], "generated", generated=True))
             continue
-        if b.kind not in ("paragraph", "item") or not CITATION_WORDS.search(b.text):
+        if b.kind not in ("paragraph", "item"):
             continue
         m = NOTE_START.match(b.text)
+        if not CITATION_WORDS.search(b.text):
+            # "[2] How we compute per-GPU figures: ...": a note on method, if a marker points at it
+            # or it ends the article (kept or dropped with the other plain notes below)
+            if m is not None and m.group(1) and b.kind == "paragraph":
+                out.notes.append(Note(m.group(1), [b], "aside", generated=b.generated))
+            continue
         label = (m.group(1) or m.group(2) or SUPERSCRIPT.get(m.group(3) or "", "")) if m else ""
         if not label and b.kind == "item":
             label = _list_number(doc, b)
@@ -134,7 +140,7 @@ def _plain_notes_in_place(doc: Document, notes: list[Note]) -> list[Note]:
     """Plain notes ("1. MLPerf® ...") that are notes: referenced by a marker of their label in the
     text, or at the end of the article (no prose of the author's after them). A numbered list of
     findings in the body that mentions MLPerf® ("1. AMD's MI355X ...") is not a list of notes."""
-    plain = [n for n in notes if n.style == "plain"]
+    plain = [n for n in notes if n.style in ("plain", "aside")]
     if not plain:
         return notes
     ids = {id(n.block) for n in plain}
@@ -153,8 +159,12 @@ def _plain_notes_in_place(doc: Document, notes: list[Note]) -> list[Note]:
         ),
         default=-1,
     )
-    keep = {id(n) for n in plain if n.label in referenced or doc.index(n.block) > last_prose or _bracketed(n)}
-    return [n for n in notes if n.style != "plain" or id(n) in keep]
+    keep = {
+        id(n)
+        for n in plain
+        if n.label in referenced or doc.index(n.block) > last_prose or (_bracketed(n) and n.style == "plain")
+    }
+    return [n for n in notes if n.style not in ("plain", "aside") or id(n) in keep]
 
 
 def _bracketed(n: Note) -> bool:

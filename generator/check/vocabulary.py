@@ -298,7 +298,9 @@ class Vocabulary:
 
 
 PER_NODE = re.compile(
-    r"\b(?:nodes?|servers?|trays?|hosts?|blades?)\s+(?:of|with|each with)\s+$|\beach (?:with )?$|\bper (?:node|server|tray|host)\s*$",
+    r"\b(?:nodes?|servers?|trays?|hosts?|blades?)\s+(?:of|with|each with)\s+$|"
+    # "16 nodes, each with eight GPUs" (not "eight systems, each with eight GPUs": a system's count)
+    r"\b(?:nodes?|servers?|trays?|hosts?|blades?)\b[^.;]{0,12}\beach (?:with )?$|\bper (?:node|server|tray|host)\s*$",
     re.I,
 )
 

@@ -28,6 +28,8 @@ from generator.data.row import Row
 
 NOT_CLOSED = re.compile(
     r"\b(?:not|never|wouldn't|would not|could not|couldn't|cannot|can't)\s+(?:\w+\s+){0,3}(?:qualify|be eligible|be allowed|be permitted|be valid|meet|pass|comply)|"
+    r"\b(?:none|neither|no)\b(?:\s+\w+){0,4}\s+(?:would|could|can|does|do|did)\s+(?:\w+\s+)?(?:qualify|be eligible|be allowed|meet|pass|comply)|"
+    r"\b(?:a change to|changes?|changing|alter\w*|replac\w*|swap\w*)\s+(?:the\s+)?(?:model|checkpoint|weights)\b|"
     r"\b(?:outside|beyond|break\w*|violat\w*|exceed\w*)\s+(?:\w+\s+){0,3}Closed\b|"
     r"\bClosed(?:[- ]division)?\s+(?:rules?\s+)?(?:forbid|prohibit|disallow|do(?:es)? not (?:allow|permit))|"
     r"\b(?:retrain\w*|prun\w*|distill\w*|sparsi\w*|modified model|different model|altered model|changed the model|"
@@ -325,8 +327,11 @@ def open_closed(ctx: Context) -> Iterator[Issue]:
         if len({r.division for r in cmp.rows}) < 2:
             continue
         # the explanation often precedes the comparison ("These Open results would not qualify ...
-        # With that difference stated, ..."): the comparison's section counts
-        text = "\n".join(b.text for b in section_of(ctx, cmp.anchor.block))
+        # With that difference stated, ..."), in its section or a section before it ("Why these
+        # results are in the Open division"): what a reader has read by the end of its section
+        section = section_of(ctx, cmp.anchor.block)
+        upto = ctx.doc.index(section[-1]) if section else ctx.doc.index(cmp.anchor.block)
+        text = "\n".join(b.text for b in ctx.doc.blocks[: upto + 1] if not b.generated)
         if not NOT_CLOSED.search(text):
             yield at_claim(
                 cmp.anchor,

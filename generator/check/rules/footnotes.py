@@ -132,12 +132,19 @@ def is_caption(b: Block) -> bool:
 
 
 def _marker_scope(doc: Document, b: Block) -> list[Block]:
-    """The block; for a table cell, its whole table with the caption above or below it."""
+    """The block; for a table cell, its whole table with the caption above or below it; for a
+    list item, the lead paragraph its list follows ("What they show:[1]")."""
     blocks = doc.blocks
     if b.table < 0:
         i = doc.index(b)
         after = [blocks[i + 1]] if i + 1 < len(blocks) and is_caption(blocks[i + 1]) else []
-        return [b, *after]
+        lead = []
+        if b.kind == "item":
+            k = i
+            while k > 0 and blocks[k - 1].kind == "item":
+                k -= 1
+            lead = [blocks[k - 1]] if k > 0 and blocks[k - 1].kind == "paragraph" else []
+        return [b, *after, *lead]
     cells = doc.cells(b.table)
     first, last = doc.index(cells[0]), doc.index(cells[-1])
     around = [

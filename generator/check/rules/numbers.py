@@ -168,7 +168,7 @@ def _allowed(ctx: Context, c: Claim) -> bool:
 
 def _sides_known(ctx: Context, c: Claim) -> bool:
     """Whether the paragraph's rows are the ratio's sides: every submitter its sentence names is theirs."""
-    rows = [r for x in ctx.claims_in(c.block) if x is not c for r in x.rows]
+    rows = [r for x in (c.sides or ctx.claims_in(c.block)) if x is not c for r in x.rows]
     if len(rows) < 2 or ctx.matcher is None:
         return False
     every = set(ctx.matcher.df["submitter"])

@@ -44,7 +44,10 @@ NOT_A_CLAIM = re.compile(
     # a position in a ranking the text shows, not a claim to the top: "the next-highest", "the
     # second fastest", "the first three rows"
     r"\b(?:next|second|third|fourth|fifth)[- ](?:highest|fastest|best|quickest)\b|"
-    r"\bthe first (?:two|three|four|five|six|\d+)\b",
+    r"\bthe first (?:two|three|four|five|six|\d+)\b|"
+    # a reference point, not a claim: "within 5.4% of the highest score", "behind the fastest"
+    r"\bwithin\s+\S+\s+(?:of|from)\s+the\s+(?:highest|fastest|best|top|leading|leader)\b|"
+    r"\b(?:behind|below|short of|trail\w*)\s+the\s+(?:highest|fastest|best|top|leading|leader)\b",
     re.I,
 )
 OFFICIAL_FRAME = re.compile(
@@ -115,15 +118,46 @@ def _selection(ctx: Context, m: Mentions, c: Claim | None) -> pd.DataFrame:
             sel = sel[sel[col].isin(getattr(m, attr))]
     if m.strict_chips:
         sel = sel[sel["total_accelerators"].isin(m.strict_chips)]
-    if m.families and (r is None or r.family in m.families):
+    if r is not None and r.family in m.families:  # "the best B200 system": B200 rows only
+        sel = sel[sel["family"] == r.family]
+    elif r is None and m.families:
         sel = sel[sel["family"].isin(m.families)]
     return sel
 
 
-def _subject(ctx: Context, b: Block, s: Sentence) -> Claim | None:
-    """The single-row claim a superlative is about: in its sentence, else its paragraph."""
-    for pool in (claims_in(ctx, b, s), claims_in(ctx, b)):
-        rows = [c for c in pool if len(c.rows) == 1 and c.kind in ("result", "per_gpu")]
+#: what a compared side follows: "ahead of Oracle's 666,613", "leads the next-highest, ... 131,619"
+OBJECT_BEFORE = re.compile(
+    r"\b(?:ahead of|than|over|against|beat\w*|leads?|led|outpac\w*|tops?|topped|behind|versus|vs\.?|next-highest)\b(?:[^.;]|\.(?=\d)){0,80}$",
+    re.I,
+)
+
+
+REFERENCE_BEFORE = re.compile(
+    r"\b(?:ahead of|than|against|over|versus|vs\.?|behind|trails?|trailing)\s+(?:\w+'s\s+)?$", re.I
+)
+
+
+def _appositive(ctx: Context, b: Block, s: Sentence, end: int) -> Claim | None:
+    """The single-row result printed right after a superlative ("posted the highest result,
+    679,740 tokens per second"): what the superlative is said of, beyond doubt."""
+    for c in claims_in(ctx, b, s):
+        if c.index >= end and c.index - end <= 40 and len(c.rows) == 1 and c.kind in ("result", "per_gpu"):
+            return None if OBJECT_BEFORE.search(b.text[end : c.index]) else c
+    return None
+
+
+def _subject(ctx: Context, b: Block, s: Sentence, *, own: bool = False) -> Claim | None:
+    """The single-row claim a superlative is about: in its sentence (not a side it is set
+    against: "ahead of Oracle's 666,613"), else (unless *own*) its paragraph."""
+    pools = [claims_in(ctx, b, s)] + ([] if own else [claims_in(ctx, b)])
+    for pool in pools:
+        rows = [
+            c
+            for c in pool
+            if len(c.rows) == 1
+            and c.kind in ("result", "per_gpu")
+            and not OBJECT_BEFORE.search(b.text[max(s.start, c.index - 90) : c.index])
+        ]
         if rows:
             return rows[0]
     return None
@@ -177,7 +211,9 @@ def superlative_without_scope(ctx: Context) -> Iterator[Issue]:
             own_unverified = bool(re.search(r"\bunverified\b", text, re.I))
             for m in MAXIMUM.finditer(text):
                 if (
-                    NOT_A_CLAIM.search(text[max(0, m.start() - 8) : m.end() + 12])
+                    NOT_A_CLAIM.search(text[max(0, m.start() - 24) : m.end() + 12])
+                    # "ahead of the best B200 system": a reference to a row, the claim is the other side's
+                    or REFERENCE_BEFORE.search(text[max(0, m.start() - 24) : m.start()])
                     or (ctx.quoted(b, s.start + m.start()) and not own_unverified)
                     or ctx.printed(b, s.start + m.start())  # "Fastest" in a system's name is data
                 ):
@@ -192,6 +228,22 @@ def superlative_without_scope(ctx: Context) -> Iterator[Issue]:
                         s.start + m.start(),
                         f'"{m.group(0)}" is claimed for an unverified run, which no official result stands behind',
                         "compare the unverified run with verified results without a superlative",
+                    )
+                    break
+                own = _appositive(ctx, b, s, s.start + m.end())
+                if (
+                    not missing
+                    and own is not None
+                    and (beaten := holds(ctx, own, scope.mentions)) is not None
+                ):
+                    subject = own
+                    yield at(
+                        b,
+                        s.start + m.start(),
+                        f'"{m.group(0)}" is contradicted within its own scope: {beaten.result_id} '
+                        f"({beaten.submitter}, {beaten.gpus} GPUs) is higher than {subject.text}"
+                        + (f" (scope read: {scope.sources()})" if scope.sources() else ""),
+                        "drop the superlative, or narrow the set it is stated for",
                     )
                     break
                 if missing and (subject is None or beaten is not None):
@@ -309,7 +361,15 @@ def superlative_on_derived(ctx: Context) -> Iterator[Issue]:
             continue
         for s in b.sentences:
             text = b.words(s)
-            m = next((m for m in MAXIMUM.finditer(text) if not ctx.printed(b, s.start + m.start())), None)
+            m = next(
+                (
+                    m
+                    for m in MAXIMUM.finditer(text)
+                    if not ctx.printed(b, s.start + m.start())
+                    and not NOT_A_CLAIM.search(text[max(0, m.start() - 24) : m.end() + 12])
+                ),
+                None,
+            )
             if not m or not OFFICIAL_FRAME.search(text) or DERIVED_SAID.search(text):
                 continue
             derived = [

@@ -230,7 +230,7 @@ def _official_columns(ctx: Context, derived: list[Claim]) -> Iterator[Issue]:
 OFFICIAL_TOTAL = r"\s+(?:system\s+|MLPerf®?\s+)?(?:results?|scores?|figures?|numbers?|throughput|totals?)\b"
 DIVIDED = re.compile(
     r"\bdivid\w*|\bsplit (?:over|across|among)\b|\bspread (?:over|across)\b|\bworks? out\b|\bcomes? to\b|"
-    r"\bamounts? to\b|\bequivalent to\b",
+    r"\bamounts? to\b|\bequivalent to\b|\bsplit\b|\bshar(?:e|ed|es|ing)\b|\bderived\b",
     re.I,
 )
 CLAUSE_BREAK = re.compile(r"[;—]|,\s+(?:so|but|while|which|whereas|and)\b|\s+but\s+|\s+while\s+")
