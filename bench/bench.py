@@ -396,6 +396,8 @@ def bench_scale(
 
 FULL_SCALE = [(r, 200, j) for j in (1, 2) for r in (5, 10, 20, 40)] + [(40, a, 2) for a in (50, 100)]
 QUICK_SCALE = [(5, 5, 2), (10, 5, 2)]
+#: --smoke: one point, the smallest that still loads several rounds and forks workers
+SMOKE_SCALE = [(2, 2, 2)]
 
 
 def _busy_work() -> None:
@@ -465,11 +467,36 @@ def bench_pairs(results: Path, runs: int, scratch: Path | None) -> dict[str, dic
     }
 
 
+def scale_points(smoke: bool, quick: bool) -> list[tuple[int, int, int]]:
+    return SMOKE_SCALE if smoke else QUICK_SCALE if quick else FULL_SCALE
+
+
+def outside_checkout(scratch: Path | None) -> None:
+    """Refuse to run with a scratch or temporary folder inside the checkout: the bench writes its
+    copies of the project, its sites and its articles only there (a one-line article the check
+    timing writes was once committed at the checkout's root, one-liner.md)."""
+    for what, folder in (
+        ("--scratch", scratch),
+        ("the temporary folder (TMPDIR)", Path(tempfile.gettempdir())),
+    ):
+        if folder is not None and folder.resolve().is_relative_to(ROOT):
+            raise SystemExit(
+                f"bench: {what} {folder} is inside the checkout {ROOT}; the bench writes only outside "
+                "it: choose a folder elsewhere"
+            )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--results", type=Path, default=ROOT.parent / "shared" / "mlperf")
     ap.add_argument(
         "--quick", action="store_true", help="the sample's pages and two small scale points (under 60 s)"
+    )
+    ap.add_argument(
+        "--smoke",
+        action="store_true",
+        help="every step once, on the smallest inputs (--quick, one pair, one round of check processes, "
+        "one small scale point): what the bench writes, not its figures (tests/test_layout.py)",
     )
     ap.add_argument("--json", action="store_true", help="print one JSON object")
     ap.add_argument("--runs", type=int, default=None, help="pairs per ratio (default 5)")
@@ -484,23 +511,24 @@ def main() -> None:
     ap.add_argument("--articles", type=int, default=100, help=argparse.SUPPRESS)
     ap.add_argument("--jobs", type=int, default=2, help=argparse.SUPPRESS)
     args = ap.parse_args()
+    args.quick = args.quick or args.smoke
+    outside_checkout(args.scratch)
     results = args.results.resolve()
     if args.scale_child:
         scale_child(results, args.rounds, args.articles, args.jobs, args.scratch)
         return
     # 5 with --quick too (until December 2026: 3): on the sample a cold build takes a second, and
     # one pair in three moving by a tenth moved the median across a goal
-    runs = args.runs or 5
+    runs = args.runs or (1 if args.smoke else 5)
     compileall.compile_dir(ROOT / "generator", quiet=2)  # see the module's docstring
     with tempfile.TemporaryDirectory() as d:
         # --quick builds the site on the embedded sample (fewer pages), the full run on the results
         s = timed("setup", lambda: Setup(Path(d), results, None if args.quick else results))
         ratios = timed("ratios", lambda: bench_ratios(s, runs))
         # whole `check` processes are short: more rounds of them fit (and their medians need them)
-        check = timed("check", lambda: bench_check(s, max(runs, CHECK_ROUNDS), quick=args.quick))
-    scale = timed(
-        "scale", lambda: bench_scale(results, QUICK_SCALE if args.quick else FULL_SCALE, args.scratch)
-    )
+        check_runs = runs if args.smoke else max(runs, CHECK_ROUNDS)
+        check = timed("check", lambda: bench_check(s, check_runs, quick=args.quick))
+    scale = timed("scale", lambda: bench_scale(results, scale_points(args.smoke, args.quick), args.scratch))
     pairs = {} if args.quick else timed("scale pairs", lambda: bench_pairs(results, runs, args.scratch))
     out = {
         "articles": s.n_articles,
