@@ -117,9 +117,11 @@ def summary(times: list[float], mkdocs: list[float]) -> dict[str, float]:
     }
 
 
-def plain_config(cfg: dict, project: Project) -> None:
+def plain_config(cfg: dict, project: Project, work: Path) -> None:
     """The publication's MkDocs settings without the gpu-insights plugin: what the plugin adds to
-    every site (theme overrides, extensions, assets) is written in, so MkDocs does the same work."""
+    every site (theme overrides, extensions, assets) is written in, so MkDocs does the same work.
+    MkDocs takes one custom_dir: the package's theme, with the publication's templates/ copied
+    over it into *work*/theme when it has one (the plugin layers the two)."""
     plugins = [
         p
         for p in cfg.get("plugins", [])
@@ -128,7 +130,10 @@ def plain_config(cfg: dict, project: Project) -> None:
     cfg["plugins"] = plugins
     theme = cfg.setdefault("theme", {})
     if theme.get("custom_dir"):
-        theme["custom_dir"] = str(project.root / theme["custom_dir"])
+        layered = work / "theme"
+        shutil.copytree(THEME_DIR, layered)
+        shutil.copytree(project.root / theme["custom_dir"], layered, dirs_exist_ok=True)
+        theme["custom_dir"] = str(layered)
     else:
         theme["custom_dir"] = str(THEME_DIR)
     theme["features"] = list(theme.get("features") or []) + [
@@ -160,7 +165,7 @@ class Setup:
         cfg = yaml.safe_load(self.project.mkdocs_yml.read_text("utf-8"))
         cfg.update(docs_dir=str(docs), site_dir=str(work / "plain-site"))
         cfg["nav"] = site_nav(res.rendered, table, manifest, changes=False)
-        plain_config(cfg, self.project)
+        plain_config(cfg, self.project, work)
         self.plain_yml = work / "plain.yml"
         self.plain_yml.write_text(yaml.safe_dump(cfg, allow_unicode=True), "utf-8")
         self.n_articles = len(res.rendered)

@@ -4,6 +4,7 @@ layers its own), nothing stray at the root, and no build, check or bench leaving
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import re
 import shutil
@@ -11,10 +12,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import yaml
 from click.testing import CliRunner
 
 from generator.cli import main
-from generator.project import SCAFFOLD_DIR, Project, read_mkdocs_yml
+from generator.project import SCAFFOLD_DIR, THEME_DIR, Project, read_mkdocs_yml
 from generator.site.build import build
 
 from .conftest import ROOT, shared_results_dir
@@ -171,3 +173,25 @@ def test_the_bench_refuses_a_scratch_folder_inside_the_checkout(tmp_path: Path) 
         "choose a folder elsewhere\n",
     )
     assert not inside.exists()
+
+
+def test_the_benchs_plain_mkdocs_gets_the_package_theme_with_the_checkouts_templates_over_it(
+    tmp_path: Path,
+) -> None:
+    spec = importlib.util.spec_from_file_location("bench_for_test", ROOT / "bench" / "bench.py")
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    project = Project(ROOT).clone(tmp_path / "p", content=starter_content(tmp_path))
+    cfg = yaml.safe_load(project.mkdocs_yml.read_text("utf-8"))
+    bench.plain_config(cfg, project, tmp_path)
+    theme = Path(cfg["theme"]["custom_dir"])
+    assert (theme / "main.html").read_bytes() == (THEME_DIR / "main.html").read_bytes()
+    assert (theme / "assets" / "site.css").is_file() and (theme / "assets" / "gpu-insights.css").is_file()
+    assert (theme / "partials" / "copyright.html").read_bytes() == (
+        project.templates_dir / "partials" / "copyright.html"
+    ).read_bytes()
+    assert "gpu-insights" not in cfg["plugins"] and cfg["extra_css"] == [
+        "assets/site.css",
+        "assets/gpu-insights.css",
+    ]
