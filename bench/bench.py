@@ -1,7 +1,12 @@
 #!/usr/bin/env python3
 """Benchmarks of gpu-insights against plain MkDocs; prints figures, asserts nothing.
 
-    .venv/bin/python bench/bench.py [--quick] [--json] [--results ../shared/mlperf] [--runs N]
+    .venv/bin/python bench/bench.py [--quick | --smoke] [--json] [--results ../shared/mlperf] [--runs N]
+
+It writes only into temporary folders outside the checkout (the system's, and --scratch), and
+refuses to start with either inside it; --results defaults to $GPU_INSIGHTS_SHARED, else
+../shared/mlperf, as for the tests. --smoke runs every step once on the smallest inputs, for
+tests/test_layout.py (nothing written into a copy of the checkout); its figures mean nothing.
 
 Every ratio is gpu-insights time / plain `mkdocs build` time of the same rendered pages (the
 build's own kept docs folder, the project's mkdocs.yml), both whole processes, run in turn
@@ -493,7 +498,11 @@ def outside_checkout(scratch: Path | None) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--results", type=Path, default=ROOT.parent / "shared" / "mlperf")
+    # as the tests find them: $GPU_INSIGHTS_SHARED, else ../shared/mlperf beside the checkout
+    shared = os.environ.get("GPU_INSIGHTS_SHARED")
+    ap.add_argument(
+        "--results", type=Path, default=Path(shared) if shared else ROOT.parent / "shared" / "mlperf"
+    )
     ap.add_argument(
         "--quick", action="store_true", help="the sample's pages and two small scale points (under 60 s)"
     )

@@ -5,6 +5,7 @@ layers its own), nothing stray at the root, and no build, check or bench leaving
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
 import re
 import shutil
@@ -142,18 +143,21 @@ def test_a_build_a_check_and_the_bench_leave_nothing_outside_site_cache_and_igno
     tmp.mkdir()
     # the copy's own code (its generator/ first on the path), so a write into the package shows too
     env = {**os.environ, "PYTHONPATH": str(repo), "TMPDIR": str(tmp), "NO_MKDOCS_2_WARNING": "1"}
+    # the results as the tests find them (no ../shared beside the copy)
+    env["GPU_INSIGHTS_SHARED"] = str(shared_results_dir())
     cli = [sys.executable, "-c", "from generator.cli import main; main()"]
     steps = [
         [*cli, "build"],
         [*cli, "check", "content/"],
         [sys.executable, "-m", "mkdocs", "build", "-q"],
-        [sys.executable, "bench/bench.py", "--smoke", "--json"]
-        + ["--results", str(shared_results_dir()), "--scratch", str(scratch)],
+        [sys.executable, "bench/bench.py", "--smoke", "--json", "--scratch", str(scratch)],
     ]
     for cmd in steps:
         done = subprocess.run(cmd, cwd=repo, env=env, capture_output=True, text=True, timeout=900)
         ok = (0, 1) if "check" in cmd else (0,)  # check: 1 when it has findings
         assert done.returncode in ok, done.stdout + done.stderr
+    smoke = json.loads(done.stdout)  # the bench, last: every step once, on the smallest inputs
+    assert (smoke["pairs"], [p["rounds"] for p in smoke["scale"]]) == (1, [2])
     assert (repo / "site" / "index.html").is_file() and (repo / ".cache").is_dir()
     assert git("status", "--porcelain", "--untracked-files=all", "--ignored=no", cwd=repo) == ""
     assert list(scratch.iterdir()) == [] and list(tmp.iterdir()) == []
