@@ -1,7 +1,12 @@
 #!/usr/bin/env python3
 """Benchmarks of gpu-insights against plain MkDocs; prints figures, asserts nothing.
 
-    .venv/bin/python bench/bench.py [--quick] [--json] [--results ../shared/mlperf] [--runs N]
+    .venv/bin/python bench/bench.py [--quick | --smoke] [--json] [--results ../shared/mlperf] [--runs N]
+
+It writes only into temporary folders outside the checkout (the system's, and --scratch), and
+refuses to start with either inside it; --results defaults to $GPU_INSIGHTS_SHARED, else
+../shared/mlperf, as for the tests. --smoke runs every step once on the smallest inputs, for
+tests/test_layout.py (nothing written into a copy of the checkout); its figures mean nothing.
 
 Every ratio is gpu-insights time / plain `mkdocs build` time of the same rendered pages (the
 build's own kept docs folder, the project's mkdocs.yml), both whole processes, run in turn
@@ -117,9 +122,11 @@ def summary(times: list[float], mkdocs: list[float]) -> dict[str, float]:
     }
 
 
-def plain_config(cfg: dict, project: Project) -> None:
+def plain_config(cfg: dict, project: Project, work: Path) -> None:
     """The publication's MkDocs settings without the gpu-insights plugin: what the plugin adds to
-    every site (theme overrides, extensions, assets) is written in, so MkDocs does the same work."""
+    every site (theme overrides, extensions, assets) is written in, so MkDocs does the same work.
+    MkDocs takes one custom_dir: the package's theme, with the publication's templates/ copied
+    over it into *work*/theme when it has one (the plugin layers the two)."""
     plugins = [
         p
         for p in cfg.get("plugins", [])
@@ -128,7 +135,10 @@ def plain_config(cfg: dict, project: Project) -> None:
     cfg["plugins"] = plugins
     theme = cfg.setdefault("theme", {})
     if theme.get("custom_dir"):
-        theme["custom_dir"] = str(project.root / theme["custom_dir"])
+        layered = work / "theme"
+        shutil.copytree(THEME_DIR, layered)
+        shutil.copytree(project.root / theme["custom_dir"], layered, dirs_exist_ok=True)
+        theme["custom_dir"] = str(layered)
     else:
         theme["custom_dir"] = str(THEME_DIR)
     theme["features"] = list(theme.get("features") or []) + [
@@ -160,7 +170,7 @@ class Setup:
         cfg = yaml.safe_load(self.project.mkdocs_yml.read_text("utf-8"))
         cfg.update(docs_dir=str(docs), site_dir=str(work / "plain-site"))
         cfg["nav"] = site_nav(res.rendered, table, manifest, changes=False)
-        plain_config(cfg, self.project)
+        plain_config(cfg, self.project, work)
         self.plain_yml = work / "plain.yml"
         self.plain_yml.write_text(yaml.safe_dump(cfg, allow_unicode=True), "utf-8")
         self.n_articles = len(res.rendered)
@@ -396,6 +406,8 @@ def bench_scale(
 
 FULL_SCALE = [(r, 200, j) for j in (1, 2) for r in (5, 10, 20, 40)] + [(40, a, 2) for a in (50, 100)]
 QUICK_SCALE = [(5, 5, 2), (10, 5, 2)]
+#: --smoke: one point, the smallest that still loads several rounds and forks workers
+SMOKE_SCALE = [(2, 2, 2)]
 
 
 def _busy_work() -> None:
@@ -465,11 +477,40 @@ def bench_pairs(results: Path, runs: int, scratch: Path | None) -> dict[str, dic
     }
 
 
+def scale_points(smoke: bool, quick: bool) -> list[tuple[int, int, int]]:
+    return SMOKE_SCALE if smoke else QUICK_SCALE if quick else FULL_SCALE
+
+
+def outside_checkout(scratch: Path | None) -> None:
+    """Refuse to run with a scratch or temporary folder inside the checkout: the bench writes its
+    copies of the project, its sites and its articles only there (a one-line article the check
+    timing writes was once committed at the checkout's root, one-liner.md)."""
+    for what, folder in (
+        ("--scratch", scratch),
+        ("the temporary folder (TMPDIR)", Path(tempfile.gettempdir())),
+    ):
+        if folder is not None and folder.resolve().is_relative_to(ROOT):
+            raise SystemExit(
+                f"bench: {what} {folder} is inside the checkout {ROOT}; the bench writes only outside "
+                "it: choose a folder elsewhere"
+            )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--results", type=Path, default=ROOT.parent / "shared" / "mlperf")
+    # as the tests find them: $GPU_INSIGHTS_SHARED, else ../shared/mlperf beside the checkout
+    shared = os.environ.get("GPU_INSIGHTS_SHARED")
+    ap.add_argument(
+        "--results", type=Path, default=Path(shared) if shared else ROOT.parent / "shared" / "mlperf"
+    )
     ap.add_argument(
         "--quick", action="store_true", help="the sample's pages and two small scale points (under 60 s)"
+    )
+    ap.add_argument(
+        "--smoke",
+        action="store_true",
+        help="every step once, on the smallest inputs (--quick, one pair, one round of check processes, "
+        "one small scale point): what the bench writes, not its figures (tests/test_layout.py)",
     )
     ap.add_argument("--json", action="store_true", help="print one JSON object")
     ap.add_argument("--runs", type=int, default=None, help="pairs per ratio (default 5)")
@@ -484,23 +525,24 @@ def main() -> None:
     ap.add_argument("--articles", type=int, default=100, help=argparse.SUPPRESS)
     ap.add_argument("--jobs", type=int, default=2, help=argparse.SUPPRESS)
     args = ap.parse_args()
+    args.quick = args.quick or args.smoke
+    outside_checkout(args.scratch)
     results = args.results.resolve()
     if args.scale_child:
         scale_child(results, args.rounds, args.articles, args.jobs, args.scratch)
         return
     # 5 with --quick too (until December 2026: 3): on the sample a cold build takes a second, and
     # one pair in three moving by a tenth moved the median across a goal
-    runs = args.runs or 5
+    runs = args.runs or (1 if args.smoke else 5)
     compileall.compile_dir(ROOT / "generator", quiet=2)  # see the module's docstring
     with tempfile.TemporaryDirectory() as d:
         # --quick builds the site on the embedded sample (fewer pages), the full run on the results
         s = timed("setup", lambda: Setup(Path(d), results, None if args.quick else results))
         ratios = timed("ratios", lambda: bench_ratios(s, runs))
         # whole `check` processes are short: more rounds of them fit (and their medians need them)
-        check = timed("check", lambda: bench_check(s, max(runs, CHECK_ROUNDS), quick=args.quick))
-    scale = timed(
-        "scale", lambda: bench_scale(results, QUICK_SCALE if args.quick else FULL_SCALE, args.scratch)
-    )
+        check_runs = runs if args.smoke else max(runs, CHECK_ROUNDS)
+        check = timed("check", lambda: bench_check(s, check_runs, quick=args.quick))
+    scale = timed("scale", lambda: bench_scale(results, scale_points(args.smoke, args.quick), args.scratch))
     pairs = {} if args.quick else timed("scale pairs", lambda: bench_pairs(results, runs, args.scratch))
     out = {
         "articles": s.n_articles,

@@ -81,7 +81,7 @@ def _data_dir(ctx: click.Context, given: Path | None) -> Path | None:
 @main.command()
 @click.argument("directory", type=click.Path(file_okay=False))
 def init(directory: str) -> None:
-    """Create a new publication in DIRECTORY: mkdocs.yml, a starter article, data/ for overrides."""
+    """Create a new publication in DIRECTORY: mkdocs.yml, a starter article, data/ and templates/ (overrides)."""
     from generator.project import init_publication
 
     if not directory.strip():  # Path("") is the current folder: never meant

@@ -285,7 +285,8 @@ def write_output(path: Path, text: str) -> None:
 
 
 def init_publication(dest: Path) -> list[Path]:
-    """Write a new publication into *dest*: ``mkdocs.yml``, a starter article, ``data/``.
+    """Write a new publication into *dest*: ``mkdocs.yml``, a starter article, ``data/`` and
+    ``templates/`` (its theme overrides, ``theme.custom_dir``), each with a README.
 
     It builds on the packaged sample at once (``gpu-insights build`` or ``mkdocs build``).
     Refuses to overwrite: every file it would write must be absent.

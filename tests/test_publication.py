@@ -31,7 +31,7 @@ def init(tmp_path: Path) -> Path:
     pub = tmp_path / "pub"
     res = CliRunner().invoke(main, ["init", str(pub)])
     assert res.exit_code == 0, res.output
-    assert res.output == f"wrote 4 files into {pub}; build it with: cd {pub} && gpu-insights build\n"
+    assert res.output == f"wrote 5 files into {pub}; build it with: cd {pub} && gpu-insights build\n"
     return pub
 
 
@@ -57,13 +57,15 @@ def test_init_writes_a_publication_and_refuses_to_overwrite(tmp_path: Path) -> N
         "content/first-article.md",
         "data/README.md",
         "mkdocs.yml",
+        "templates/README.md",
     ]
     # the build's lock file and temporary folders beside the site are never committed
     assert (pub / ".gitignore").read_text("utf-8").splitlines()[-1] == ".gpu-insights-*"
     res = CliRunner().invoke(main, ["init", str(pub)])
     assert res.exit_code == 1
     assert res.output == (
-        f"Error: {pub}: already holds content/first-article.md, data/README.md, .gitignore, mkdocs.yml; "
+        f"Error: {pub}: already holds content/first-article.md, data/README.md, .gitignore, mkdocs.yml, "
+        "templates/README.md; "
         "gpu-insights init writes a new publication into an empty folder\n"
     )
 
