@@ -201,3 +201,21 @@ def test_an_own_run_through_constant_without_unverified_is_mlp033(
         "20,500 is a score of the author's own run, which MLCommons has not reviewed, and its sentence "
         "does not call it unverified"
     )
+
+
+def test_the_nearest_value_offered_is_of_the_unit_the_number_is_written_in(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    body = (
+        "In MLPerf® Inference v6.1, Closed Datacenter, Available, entry 6.1-0003 ran DLRM-v3 and "
+        "Llama 2 70B; on Llama2-70b-99.9 Offline it processed 12,200 tokens per second.[^1]\n\n"
+        + NOTE.format(ids="6.1-0003").replace(
+            "gpt-oss-120b, Server scenario", "Llama2-70b-99.9, Offline scenario"
+        )
+    )
+    (finding,) = findings(tmp_path, body, official, manifest, "MLP029")
+    # a DLRM-v3 queries/s result (13,028) was offered before
+    assert finding == (
+        "6:142 12,200 (system result): no v6.1 entry gives this (nearest: 6.1-0003 llama2-70b-99.9 "
+        "Offline 13,315 per accelerator)"
+    )

@@ -248,9 +248,10 @@ class Context:
             c.kind = matches[0].kind if len({mt.kind for mt in matches}) == 1 else c.kind
             c.basis = ("per_gpu",) if c.kind == "per_gpu" else ()
         elif c.unit in ("throughput", "per_gpu"):
-            c.candidates = [
-                self.matcher.nearest(_named(pool, self.mentions(c.block, c.sentence)), c.value, c.unit)
-            ]
+            rows = _of_unit(
+                _named(pool, self.mentions(c.block, c.sentence)), c.block.text[c.index : c.index + 60]
+            )
+            c.candidates = [self.matcher.nearest(rows, c.value, c.unit)]
             c.cited = tuple(sorted(cited))
 
     def _check_own_entry(self, c: Claim, own: str | None) -> None:
@@ -512,6 +513,23 @@ def _attached_entries(claims: list[Claim]) -> dict[int, str]:
             near = min(values, key=lambda v: abs(v.index - e.index))
             out.setdefault(id(near), e.text)
     return out
+
+
+#: the unit a typed number is written with, as the official files name it
+_UNIT_WORDS = {
+    "Tokens/s": re.compile(r"\btok(?:en)?s?\b", re.I),
+    "Samples/s": re.compile(r"\bsamples?\b", re.I),
+    "Queries/s": re.compile(r"\bquer(?:y|ies)\b|\bQPS\b", re.I),
+}
+
+
+def _of_unit(rows: list[Row], after: str) -> list[Row]:
+    """*rows* of the unit the number is written with ("tokens per second": Tokens/s rows), as
+    far as any remain: a samples/s result is no nearest value for a tokens/s claim."""
+    for units, pat in _UNIT_WORDS.items():
+        if pat.search(after[:30]):
+            return [r for r in rows if r.units == units] or rows
+    return rows
 
 
 def _named(rows: list[Row], m: Mentions) -> list[Row]:
