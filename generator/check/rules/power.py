@@ -14,7 +14,9 @@ POWER = re.compile(
     r"(?=[ptisqjer/\d])(?:\bper[- ](?:watt|joule|kW|kilowatt|W)\b|/\s?(?:W|kW|J)\b|\bperf(?:ormance)?[- /]per[- ]watt\b|\bperf/W\b|"
     r"\b(?:tokens?|inferences?|samples?|queries)\s*(?:/|per)\s*(?:J|joule|watt|W|kWh)\b|\bjoules?\b|"
     r"\benergy[- ]efficien\w*|\bpower[- ]efficien\w*|\befficiency per watt\b|\bTDP\b|\bTGP\b|\bTBP\b|"
-    r"\b\d[\d,.]*\s?(?:kW|MW|W|watts?|kilowatts?|megawatts?)\b|\brated power\b|\bPSU\b)",
+    # a bounded number ("1,100 W", "14.5 kW", "120,000.5 W"): an unbounded [\d,.]* before the unit
+    # made a long run of digits and commas quadratic
+    r"\b\d{1,3}(?:[,.]\d{1,3}){0,4}\s?(?:kW|MW|W|watts?|kilowatts?|megawatts?)\b|\brated power\b|\bPSU\b)",
     re.I,
 )
 PROXY = re.compile(r"\bTDP\b|\bTGP\b|\bTBP\b|\brated power\b|\bPSU\b|\bnominal\b|\bnameplate\b", re.I)
