@@ -3,12 +3,15 @@ messages, each against an input a hostile or careless user gives."""
 
 from __future__ import annotations
 
+import http.client
 import json
+import threading
 from pathlib import Path
 
 import markdown
 
 from generator.site.diff import diff_builds, format_markdown
+from generator.site.serve import RELOAD_PATH, bind, host_name
 
 #: what a page of the site converts Markdown with (see generator/site/plugin.py)
 EXTENSIONS = ["tables", "admonition", "md_in_html", "attr_list", "footnotes"]
@@ -49,3 +52,43 @@ def test_a_tampered_baseline_puts_no_markup_into_the_changes_page(tmp_path: Path
     page = markdown.markdown(format_markdown(diff_builds(old, new)), extensions=EXTENSIONS)
     assert "<script" not in page and "<img" not in page
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+
+
+def _get(port: int, host: str | None, path: str = "/index.html", method: str = "GET") -> tuple[int, bytes]:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    try:
+        conn.putrequest(method, path, skip_host=True)
+        if host is not None:
+            conn.putheader("Host", host)
+        conn.endheaders()
+        r = conn.getresponse()
+        return r.status, r.read()
+    finally:
+        conn.close()
+
+
+def test_serve_answers_only_requests_naming_this_machine(tmp_path: Path) -> None:
+    """Item 21: a DNS-rebinding page (Host: attacker.example) reads nothing of the preview."""
+    (tmp_path / "index.html").write_text("<html><body>preview</body></html>", "utf-8")
+    (tmp_path / "review").mkdir()
+    (tmp_path / "review" / "index.html").write_text("<html><body>review</body></html>", "utf-8")
+    httpd = bind("127.0.0.1", 0, tmp_path, {"build": 1})
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    port = httpd.server_address[1]
+    try:
+        for host in ("localhost", f"localhost:{port}", f"127.0.0.1:{port}", "[::1]:8000", "LOCALHOST"):
+            status, body = _get(port, host)
+            assert (status, b"preview" in body) == (200, True), host
+        for host in ("attacker.example", f"attacker.example:{port}", "localhost.attacker.example", "127.0.0.1.nip.io"):
+            for path in ("/index.html", "/review/", RELOAD_PATH):
+                status, body = _get(port, host, path)
+                assert status == 421, (host, path)
+                assert body == b"Misdirected request: this preview answers only to localhost.\n"
+            assert _get(port, host, method="HEAD") == (421, b"")
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+
+
+def test_a_host_header_names_its_host_without_the_port() -> None:
+    assert [host_name(h) for h in ("a:1", "[::1]:80", "[::1]", "::1", "A.b")] == ["a", "::1", "::1", "::1", "a.b"]
