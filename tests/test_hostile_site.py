@@ -16,7 +16,7 @@ from generator.site.serve import RELOAD_PATH, bind, host_name
 #: what a page of the site converts Markdown with (see generator/site/plugin.py)
 EXTENSIONS = ["tables", "admonition", "md_in_html", "attr_list", "footnotes"]
 
-POISON = '<script>alert(1)</script><img src=x onerror=alert(2)>'
+POISON = "<script>alert(1)</script><img src=x onerror=alert(2)>"
 
 
 def _ledger(root: Path, rows: list[dict[str, object]], source: str = "") -> Path:
@@ -79,7 +79,12 @@ def test_serve_answers_only_requests_naming_this_machine(tmp_path: Path) -> None
         for host in ("localhost", f"localhost:{port}", f"127.0.0.1:{port}", "[::1]:8000", "LOCALHOST"):
             status, body = _get(port, host)
             assert (status, b"preview" in body) == (200, True), host
-        for host in ("attacker.example", f"attacker.example:{port}", "localhost.attacker.example", "127.0.0.1.nip.io"):
+        for host in (
+            "attacker.example",
+            f"attacker.example:{port}",
+            "localhost.attacker.example",
+            "127.0.0.1.nip.io",
+        ):
             for path in ("/index.html", "/review/", RELOAD_PATH):
                 status, body = _get(port, host, path)
                 assert status == 421, (host, path)
@@ -91,4 +96,10 @@ def test_serve_answers_only_requests_naming_this_machine(tmp_path: Path) -> None
 
 
 def test_a_host_header_names_its_host_without_the_port() -> None:
-    assert [host_name(h) for h in ("a:1", "[::1]:80", "[::1]", "::1", "A.b")] == ["a", "::1", "::1", "::1", "a.b"]
+    assert [host_name(h) for h in ("a:1", "[::1]:80", "[::1]", "::1", "A.b")] == [
+        "a",
+        "::1",
+        "::1",
+        "::1",
+        "a.b",
+    ]

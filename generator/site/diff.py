@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from generator.data.manifest import read_json
 from generator.article.escape import md
+from generator.data.manifest import read_json
 from generator.errors import GpuInsightsError
 
 Key = tuple[str, int, int]
@@ -253,7 +253,8 @@ def format_markdown(d: Diff, title: str = "Changes since the baseline build") ->
             lines.append("")
         for table, first, _, new_row in a.table_rows:
             lines.append(
-                f"- Table *{md(table.strip('*'))}*, row **{md(first)}** changed" + ("" if new_row else " (removed)")
+                f"- Table *{md(table.strip('*'))}*, row **{md(first)}** changed"
+                + ("" if new_row else " (removed)")
             )
         lines.append("")
     return "\n".join(lines)
