@@ -9,9 +9,16 @@ import threading
 from pathlib import Path
 
 import markdown
+import pytest
 
 from generator.site.diff import diff_builds, format_markdown
 from generator.site.serve import RELOAD_PATH, bind, host_name
+
+from . import test_safety_sitedir as _sitedir
+from .test_safety_sitedir import _mkdocs_build, _set_site_dir, run_build, snapshot
+
+#: a publication under git, with uncommitted work (the fixture of the site folder's tests)
+repo = _sitedir.repo
 
 #: what a page of the site converts Markdown with (see generator/site/plugin.py)
 EXTENSIONS = ["tables", "admonition", "md_in_html", "attr_list", "footnotes"]
@@ -103,3 +110,37 @@ def test_a_host_header_names_its_host_without_the_port() -> None:
         "::1",
         "a.b",
     ]
+
+
+@pytest.mark.parametrize(
+    ("site", "why"),
+    [
+        (".cache", "it is the build's cache folder"),
+        (".cache/site", "it is inside the build's cache folder ({repo}/.cache)"),
+        (
+            ".gpu-insights-site.tmp-1234",
+            "its name is one of the build's own temporary folders and lock files (.gpu-insights-*), "
+            "which a build removes; choose another name",
+        ),
+    ],
+)
+def test_a_site_folder_among_the_builds_scratch_folders_is_refused_by_build_and_mkdocs_build(
+    repo: Path, site: str, why: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Item 10: `site_dir: .cache` gave `mkdocs build` a site with no index (MkDocs emptied the
+    pages the plugin had put there); both builds now refuse it, by the same guard."""
+    code, out = run_build(repo, site, monkeypatch)
+    assert (code, out) == (
+        1,
+        f"Error: refusing to write the site into {site}: {why.format(repo=repo)}; nothing was changed\n",
+    )
+    _set_site_dir(repo, site)
+    before = snapshot(repo)
+    res = _mkdocs_build(repo)
+    assert res.returncode == 1, res.stderr
+    target = (repo / site).resolve()
+    assert (
+        f"ERROR   -  gpu-insights: refusing to write the site into {target}: {why.format(repo=repo)}; "
+        "nothing was changed"
+    ) in res.stderr.splitlines()
+    assert snapshot(repo) == before
