@@ -5,14 +5,17 @@ from __future__ import annotations
 
 import http.client
 import json
+import os
 import threading
 from pathlib import Path
 
 import markdown
 import pytest
 
+from generator.project import Project
 from generator.site.diff import diff_builds, format_markdown
 from generator.site.serve import RELOAD_PATH, bind, host_name
+from generator.site.sitedir import SiteDir, guarded_folders
 
 from . import test_safety_sitedir as _sitedir
 from .test_safety_sitedir import _mkdocs_build, _set_site_dir, run_build, snapshot
@@ -144,3 +147,23 @@ def test_a_site_folder_among_the_builds_scratch_folders_is_refused_by_build_and_
         "nothing was changed"
     ) in res.stderr.splitlines()
     assert snapshot(repo) == before
+
+
+def test_mkdocs_build_takes_the_lock_gpu_insights_build_takes(repo: Path) -> None:
+    """Item 9: `mkdocs build` beside a running `gpu-insights build` mixed their pages; it now takes
+    the same lock beside the site, and leaves none behind."""
+    site = SiteDir(repo / "site", guarded_folders(Project(repo), None), lambda _: None)
+    with site.locked():
+        res = _mkdocs_build(repo)
+        assert not (repo / "site").exists()
+    assert res.returncode == 1, res.stderr
+    assert (
+        f"ERROR   -  gpu-insights: another gpu-insights build is writing {repo / 'site'} (process "
+        f"{os.getpid()} holds {repo / '.gpu-insights-site.lock'}); wait for it to finish"
+    ) in res.stderr.splitlines()
+    res = _mkdocs_build(repo)
+    assert res.returncode == 0, res.stderr
+    assert (repo / "site" / "index.html").is_file()
+    assert not (repo / ".gpu-insights-site.lock").exists()
+    with site.locked():  # free again
+        pass

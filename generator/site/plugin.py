@@ -15,6 +15,7 @@ write), and marks the site it built as its own.
 
 from __future__ import annotations
 
+import contextlib
 import contextvars
 import filecmp
 import logging
@@ -105,6 +106,8 @@ class GpuInsightsPlugin(BasePlugin[GpuInsightsConfig]):
     def __init__(self) -> None:
         self.prepared: Prepared | None = None
         self.project: Project | None = None
+        #: the site folder's lock, held from on_config to the end of the build (see :meth:`_lock`)
+        self.held = contextlib.ExitStack()
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         apply_site_defaults(config)
@@ -120,7 +123,9 @@ class GpuInsightsPlugin(BasePlugin[GpuInsightsConfig]):
         docs = project.cache_dir / "mkdocs-docs"
         try:
             # MkDocs empties site_dir once this returns: refuse what `gpu-insights build` refuses
-            SiteDir(Path(config.site_dir), guarded_folders(project, results), _log).validate()
+            target = SiteDir(Path(config.site_dir), guarded_folders(project, results), _log)
+            target.validate()
+            self._lock(target)
             p = prepare(
                 project,
                 results,
@@ -133,11 +138,28 @@ class GpuInsightsPlugin(BasePlugin[GpuInsightsConfig]):
                 nav = stage_docs(project, p, Path(tmp), baseline=None, log=_log)
                 sync_tree(Path(tmp) / "docs", docs)
         except GpuInsightsError as exc:
+            self.held.close()
             raise PluginError(f"gpu-insights: {exc.message}") from None
+        except BaseException:
+            self.held.close()
+            raise
         config.docs_dir = str(docs)
         config.nav = nav
         self.prepared, self.project = p, project
         return config
+
+    def _lock(self, target: SiteDir) -> None:
+        """Take the lock ``gpu-insights build`` takes beside the site folder, until the build ends
+        (:meth:`on_post_build`, :meth:`on_build_error`): two builds writing one site mixed their
+        pages (the sample's with the official results')."""
+        self.held.close()  # `mkdocs serve`: the previous build's, should it have been left
+        self.held.enter_context(target.locked())
+
+    def on_build_error(self, *, error: Exception) -> None:
+        self.held.close()
+
+    def on_shutdown(self) -> None:
+        self.held.close()
 
     def on_serve(self, server: Any, /, *, config: MkDocsConfig, builder: Any) -> Any:
         if self.project is not None:
@@ -148,12 +170,15 @@ class GpuInsightsPlugin(BasePlugin[GpuInsightsConfig]):
 
     @event_priority(-100)  # last: the site is marked with every file written, the feeds' among them
     def on_post_build(self, *, config: MkDocsConfig) -> None:
-        if self.prepared is not None:
-            from generator.site.build import finish_site  # see on_config
+        try:
+            if self.prepared is not None:
+                from generator.site.build import finish_site  # see on_config
 
-            finish_site(self.prepared, Path(config.site_dir))
-        if not _PRERENDERED.get():  # `gpu-insights build` marks the site it swaps in itself
-            mark_site(Path(config.site_dir))
+                finish_site(self.prepared, Path(config.site_dir))
+            if not _PRERENDERED.get():  # `gpu-insights build` marks the site it swaps in itself
+                mark_site(Path(config.site_dir))
+        finally:
+            self.held.close()
 
 
 def sync_tree(src: Path, dest: Path) -> None:

@@ -159,8 +159,9 @@ class SiteDir:
             )
 
     @contextlib.contextmanager
-    def _locked(self) -> Iterator[None]:
-        """Hold the lock file beside the site; it is removed again on every exit."""
+    def locked(self) -> Iterator[None]:
+        """Hold the lock file beside the site (every build takes it: ``gpu-insights build``, and the
+        plugin under ``mkdocs build``); it is removed again on every exit."""
         while True:
             try:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -224,7 +225,7 @@ class SiteDir:
     def publish(self) -> Iterator[Path]:
         """Yield a work folder; its ``site/`` replaces the site when the block succeeds."""
         self.validate()
-        with self._locked():
+        with self.locked():
             work = self.path.parent / f"{self.prefix}.tmp-{secrets.token_hex(4)}"
             try:
                 self.recover()
