@@ -11,7 +11,9 @@ from pathlib import Path
 
 import markdown
 import pytest
+from click.testing import CliRunner
 
+from generator.cli import main
 from generator.project import Project
 from generator.site.diff import diff_builds, format_markdown
 from generator.site.serve import RELOAD_PATH, bind, host_name
@@ -167,3 +169,39 @@ def test_mkdocs_build_takes_the_lock_gpu_insights_build_takes(repo: Path) -> Non
     assert not (repo / ".gpu-insights-site.lock").exists()
     with site.locked():  # free again
         pass
+
+
+@pytest.mark.parametrize(
+    ("link", "to", "shown"),
+    [
+        ("mkdocs.yml", "../outside/mkdocs.yml", "mkdocs.yml"),  # dangling: init wrote its target
+        ("content", "../outside", "content"),
+        (".gitignore", "../outside/gitignore", ".gitignore"),
+    ],
+)
+def test_init_never_writes_through_a_link_out_of_its_folder(
+    tmp_path: Path, link: str, to: str, shown: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Item 19: a dangling `mkdocs.yml` link or `content -> ../elsewhere` put init's files elsewhere."""
+    (tmp_path / "outside").mkdir()
+    pub = tmp_path / "pub"
+    pub.mkdir()
+    (pub / link).symlink_to(to)
+    monkeypatch.chdir(tmp_path)
+    res = CliRunner().invoke(main, ["init", "pub"])
+    assert (res.exit_code, res.output) == (
+        1,
+        f"Error: pub: {shown} is a symbolic link (to {to}); gpu-insights init writes only into the new "
+        "publication's folder, never through a link: remove the link or choose another folder; nothing "
+        "was written\n",
+    )
+    assert list((tmp_path / "outside").iterdir()) == []
+    assert sorted(p.name for p in pub.iterdir()) == [link]
+
+
+def test_init_still_writes_into_a_folder_that_is_itself_a_link(tmp_path: Path) -> None:
+    (tmp_path / "real").mkdir()
+    (tmp_path / "pub").symlink_to("real")
+    res = CliRunner().invoke(main, ["init", str(tmp_path / "pub")])
+    assert res.exit_code == 0, res.output
+    assert (tmp_path / "real" / "mkdocs.yml").is_file() and (tmp_path / "real" / "content").is_dir()
