@@ -20,6 +20,7 @@ from generator.site.serve import RELOAD_PATH, bind, host_name
 from generator.site.sitedir import SiteDir, guarded_folders
 
 from . import test_safety_sitedir as _sitedir
+from .conftest import ROOT, TINY_ROWS, write_results
 from .test_safety_sitedir import _mkdocs_build, _set_site_dir, run_build, snapshot
 
 #: a publication under git, with uncommitted work (the fixture of the site folder's tests)
@@ -205,3 +206,36 @@ def test_init_still_writes_into_a_folder_that_is_itself_a_link(tmp_path: Path) -
     res = CliRunner().invoke(main, ["init", str(tmp_path / "pub")])
     assert res.exit_code == 0, res.output
     assert (tmp_path / "real" / "mkdocs.yml").is_file() and (tmp_path / "real" / "content").is_dir()
+
+
+def test_check_of_plain_markdown_on_the_sample_says_how_to_check_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Item 22: `check` of hand-written Markdown without --results spoke of front matter and `build`."""
+    Project(ROOT).clone(tmp_path / "pub")
+    (tmp_path / "plain.md").write_text("The B200 reached 14,211 tokens/s per GPU.\n", "utf-8")
+    (tmp_path / "named.md").write_text('---\nrounds: ["6.0"]\n---\n\nThe B200 reached 14,211.\n', "utf-8")
+    monkeypatch.chdir(tmp_path / "pub")
+    res = CliRunner().invoke(main, ["check", "../plain.md", "../named.md", "--jobs", "1"])
+    assert res.exit_code == 1
+    need = "checking it needs the official results, and only the embedded sample (a few rows of one published article) was loaded"
+    assert res.output.splitlines()[:2] == [
+        f"../plain.md:1:1 MLP000 error: cannot check the article: {need}: run `gpu-insights check --results DIR "
+        "../plain.md`, where DIR holds a folder per round (v6.1/, ...; `gpu-insights fetch ROUND` downloads one)",
+        f"../named.md:1:1 MLP000 error: cannot check the article: {need}: run `gpu-insights check --results DIR "
+        "../named.md`, where DIR holds a folder per round (v6.0/; `gpu-insights fetch 6.0` downloads one)",
+    ]
+
+
+def test_check_of_an_article_citing_a_round_the_results_lack_names_the_results_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    Project(ROOT).clone(tmp_path / "pub")
+    write_results(tmp_path / "pub" / "results", TINY_ROWS)
+    (tmp_path / "named.md").write_text('---\nrounds: ["5.0"]\n---\n\nThe B200 reached 14,211.\n', "utf-8")
+    monkeypatch.chdir(tmp_path / "pub")
+    res = CliRunner().invoke(main, ["check", "--results", "results", "../named.md", "--jobs", "1"])
+    assert res.output.splitlines()[0] == (
+        "../named.md:1:1 MLP000 error: cannot check the article: round(s) v5.0 not in results: give --results "
+        "a folder holding v5.0/, or download them with `gpu-insights fetch 5.0`"
+    )
