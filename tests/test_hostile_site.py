@@ -3,11 +3,15 @@ messages, each against an input a hostile or careless user gives."""
 
 from __future__ import annotations
 
+import errno
 import http.client
 import json
 import os
+import re
+import shutil
 import threading
 from pathlib import Path
+from typing import Any
 
 import markdown
 import pytest
@@ -15,6 +19,7 @@ from click.testing import CliRunner
 
 from generator.cli import main
 from generator.project import Project
+from generator.site.build import build
 from generator.site.diff import diff_builds, format_markdown
 from generator.site.serve import RELOAD_PATH, bind, host_name
 from generator.site.sitedir import SiteDir, guarded_folders
@@ -239,3 +244,29 @@ def test_check_of_an_article_citing_a_round_the_results_lack_names_the_results_f
         "../named.md:1:1 MLP000 error: cannot check the article: round(s) v5.0 not in results: give --results "
         "a folder holding v5.0/, or download them with `gpu-insights fetch 5.0`"
     )
+
+
+def test_a_full_disk_while_keeping_the_pages_is_one_line_naming_the_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Item 22: the warning was the 6 KB Python repr of every file copytree could not copy."""
+    project = Project(ROOT).clone(tmp_path / "pub")
+    real = shutil.copytree
+
+    def no_space(a: str, b: str) -> None:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), b)
+
+    def full(src: Any, dst: Any, *args: Any, **kw: Any) -> Any:
+        # a folder's copy calls copytree again for each sub-folder, its arguments given
+        return real(src, dst, *args, **kw) if args else real(src, dst, copy_function=no_space, **kw)
+
+    monkeypatch.setattr(shutil, "copytree", full)
+    lines: list[str] = []
+    build(project=project, site_dir=tmp_path / "site", log=lines.append, jobs=1)
+    warned = [line for line in lines if "could not keep" in line]
+    assert len(warned) == 1 and "\n" not in warned[0]
+    assert re.fullmatch(
+        rf"warning: could not keep the rendered pages for the next build: {re.escape(str(project.cache_dir))}/\S+: "
+        r"No space left on device \(and \d+ more files\)",
+        warned[0],
+    ), warned[0]

@@ -12,6 +12,7 @@ import datetime as dt
 import functools
 import json
 import os
+import re
 import shutil
 import time
 from collections.abc import Callable, Iterator
@@ -621,10 +622,30 @@ def build(
             try:
                 reuse.save(base, digest, work / "docs", work / "site", nav, epoch, kept)
             except OSError as exc:
-                log(f"warning: could not keep the rendered pages for the next build: {exc}")
+                log(f"warning: could not keep the rendered pages for the next build: {os_error_line(exc)}")
     secs = time.monotonic() - start
     log(f"site written to {target.path} in {secs:.1f}s")
     return BuildResult(target.path, p.rendered, p.ledger, findings=p.findings, seconds=secs)
+
+
+def os_error_line(exc: OSError) -> str:
+    """An error of the file system as one line: the file and the system's reason (``No space
+    left on device``), where a failed copy of a folder (:class:`shutil.Error`) printed the Python
+    repr of every file it could not copy (6 KB on a full disk)."""
+    if isinstance(exc, shutil.Error) and exc.args and isinstance(exc.args[0], list) and exc.args[0]:
+        failures = exc.args[0]
+        first = failures[0]
+        dest, why = (
+            (str(first[1]), str(first[2]))
+            if isinstance(first, tuple) and len(first) == 3
+            else ("", str(first))
+        )
+        why = re.sub(r"^\[Errno \d+\] ([^:]*)(?::.*)?$", r"\1", why, flags=re.S)
+        more = f" (and {len(failures) - 1} more files)" if len(failures) > 1 else ""
+        return f"{dest}: {why}{more}" if dest else f"{why}{more}"
+    where = exc.filename2 or exc.filename
+    reason = exc.strerror or str(exc)
+    return f"{where}: {reason}" if where else reason
 
 
 def article_paths(project: Project, paths: list[Path]) -> list[Path]:
