@@ -4,7 +4,9 @@ messages, each against an input a hostile or careless user gives."""
 from __future__ import annotations
 
 import errno
+import gzip
 import http.client
+import http.server
 import json
 import os
 import re
@@ -18,6 +20,9 @@ import pytest
 from click.testing import CliRunner
 
 from generator.cli import main
+from generator.data.fetch import fetch_validated
+from generator.data.manifest import Manifest
+from generator.errors import FetchError
 from generator.project import Project
 from generator.site.build import build
 from generator.site.diff import diff_builds, format_markdown
@@ -270,3 +275,36 @@ def test_a_full_disk_while_keeping_the_pages_is_one_line_naming_the_file(
         r"No space left on device \(and \d+ more files\)",
         warned[0],
     ), warned[0]
+
+
+def test_a_gzip_encoded_download_is_refused_naming_its_encoding(manifest: Manifest, tmp_path: Path) -> None:
+    """Item 22: a body sent with Content-Encoding: gzip was stored and reported as "not UTF-8"."""
+    body = gzip.compress(b'[{"ID": "6.0-0001"}]')
+
+    class Gzipped(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:  # noqa: N802
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Encoding", "gzip")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Gzipped)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    url = f"http://127.0.0.1:{httpd.server_address[1]}/v6.0/summary_results.json"
+    try:
+        with pytest.raises(FetchError) as err:
+            fetch_validated(manifest, "6.0", tmp_path, url=url)
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+    assert err.value.message == (
+        f"{url}: the server sent the file encoded (gzip, its Content-Encoding), which was not asked for "
+        "and is not decoded here; nothing was stored: ask for the file at another URL, or download and "
+        "decompress it yourself and pass its folder as --results"
+    )
+    assert not (tmp_path / "v6.0" / "summary_results.json").exists()
