@@ -308,3 +308,50 @@ def test_a_gzip_encoded_download_is_refused_naming_its_encoding(manifest: Manife
         "decompress it yourself and pass its folder as --results"
     )
     assert not (tmp_path / "v6.0" / "summary_results.json").exists()
+
+
+NO_IDS = """---
+title: "No IDs"
+date: 2026-10-05
+rounds: ["6.1"]
+---
+
+# No IDs
+
+{{ best_table("6.1", [["gpt-oss-120b", "Server"]], ["B200", "MI355X"], caption="*Table 1: best Available rows.*") }}
+
+## MLPerf® result footnotes and entry IDs
+
+{{ footnotes() }}
+
+{{ compliance() }}
+"""
+
+
+def test_footnotes_name_rows_without_an_entry_id_by_what_identifies_them(
+    tmp_path: Path, shared_dir: Path
+) -> None:
+    """Item 8: a build on the checker's summary.csv (no IDs) printed "gpt-oss-120b Server (entry )"."""
+    (tmp_path / "results" / "v6.1").mkdir(parents=True)
+    shutil.copy(shared_dir / "v6.1" / "summary.csv", tmp_path / "results" / "v6.1" / "summary.csv")
+    (tmp_path / "content").mkdir()
+    (tmp_path / "content" / "no-ids.md").write_text(NO_IDS, "utf-8")
+    project = Project(ROOT).clone(tmp_path / "pub", content=tmp_path / "content")
+    site = tmp_path / "site"
+    build(
+        project=project,
+        results=tmp_path / "results",
+        site_dir=site,
+        log=lambda _: None,
+        use_cache=False,
+        jobs=1,
+    )
+    page = (site / "no-ids.html").read_text("utf-8")
+    source = (site / "sources" / "no-ids.md").read_text("utf-8")
+    assert '<span class="gi-id"></span>' not in page and "(entry )" not in page
+    assert "entry ." not in source and "entries , " not in source
+    # the reader's note, and the rendered source's, name each row by submitter, system and line
+    assert (
+        "Server (AMD smci355-ccs-aus-m13-13 (AS -4126GS-NMR-LCC), summary.csv line 9, no entry ID; " in page
+    )
+    assert "AMD smci355-ccs-aus-m13-13 (AS -4126GS-NMR-LCC) (summary.csv line 9, no entry ID)" in source
