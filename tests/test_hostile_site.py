@@ -22,7 +22,7 @@ from click.testing import CliRunner
 from generator.cli import main
 from generator.data.fetch import fetch_validated
 from generator.data.manifest import Manifest
-from generator.errors import FetchError
+from generator.errors import BuildError, FetchError
 from generator.project import Project
 from generator.site.build import build
 from generator.site.diff import diff_builds, format_markdown
@@ -30,7 +30,8 @@ from generator.site.serve import RELOAD_PATH, bind, host_name
 from generator.site.sitedir import SiteDir, guarded_folders
 
 from . import test_safety_sitedir as _sitedir
-from .conftest import ROOT, TINY_ROWS, write_results
+from .conftest import ROOT, TINY_ROWS, tiny_row, write_results
+from .test_build import GOLDEN
 from .test_safety_sitedir import _mkdocs_build, _set_site_dir, run_build, snapshot
 
 #: a publication under git, with uncommitted work (the fixture of the site folder's tests)
@@ -355,3 +356,24 @@ def test_footnotes_name_rows_without_an_entry_id_by_what_identifies_them(
         "Server (AMD smci355-ccs-aus-m13-13 (AS -4126GS-NMR-LCC), summary.csv line 9, no entry ID; " in page
     )
     assert "AMD smci355-ccs-aus-m13-13 (AS -4126GS-NMR-LCC) (summary.csv line 9, no entry ID)" in source
+
+
+def test_benchmark_ids_that_would_share_a_page_are_refused_at_load(tmp_path: Path) -> None:
+    """Item 12: IDs differing only in case shared one page, and the index linked one to the other."""
+    rows = [*TINY_ROWS, tiny_row("6.1-0009", "GPT-OSS-120B", "Server", 1000.0)]
+    write_results(tmp_path / "results", rows)
+    project = Project(ROOT).clone(tmp_path / "pub", content=GOLDEN / "content")
+    with pytest.raises(BuildError) as err:
+        build(
+            project=project,
+            results=tmp_path / "results",
+            site_dir=tmp_path / "site2",
+            log=lambda _: None,
+            jobs=1,
+        )
+    assert err.value.message == (
+        "the benchmark IDs 'GPT-OSS-120B' (v6.1/summary_results.json) and 'gpt-oss-120b' "
+        "(v6.0/summary_results.json, v6.1/summary_results.json) differ only in case or punctuation and would "
+        "share the page benchmarks/gpt-oss-120b.html; correct the benchmark ID in the results file"
+    )
+    assert not (tmp_path / "site2").exists()

@@ -51,7 +51,15 @@ from generator.site.cache import (
     results_digest,
 )
 from generator.site.mkdocs_build import MkDocsSetup, pinned_epoch, run_mkdocs
-from generator.site.pages import REVIEW_META, fallback_spec, load_publication, page_makers, site_nav, titled
+from generator.site.pages import (
+    REVIEW_META,
+    fallback_spec,
+    load_publication,
+    page_makers,
+    refuse_shared_pages,
+    site_nav,
+    titled,
+)
 from generator.site.sitedir import SiteDir, guarded_folders
 from generator.workers import default_jobs, forked_map, jobs_worth
 
@@ -370,6 +378,7 @@ def prepare(
     )
     for rep in table.reports:
         log(rep.summary_line())
+    refuse_shared_pages(table)
     charts = ChartCache(cache_dir / "charts", render_cache_key(project, results)) if cache_dir else None
     lib = Library(table, manifest, Prices.load(project.data_file("prices.toml")), chart_cache=charts)
     # made before the workers fork, which share it and check each article they render

@@ -29,6 +29,7 @@ from generator.data.listing import listing_markdown
 from generator.data.manifest import Manifest, Round
 from generator.data.results import version_key
 from generator.data.table import ResultsTable
+from generator.errors import BuildError
 from generator.project import CONFIG_NAME, read_mkdocs_yml
 from generator.site.reader import (
     PUBLISHER,
@@ -126,6 +127,32 @@ def source_link(rnd: Round) -> str:
 
 def bench_slug(benchmark: str) -> str:
     return re.sub(r"[^a-z0-9.]+", "-", benchmark.lower()).strip("-") or "benchmark"
+
+
+def refuse_shared_pages(table: ResultsTable) -> None:
+    """Refuse, when the results are loaded, benchmark IDs that would share one page
+    (``benchmarks/<slug>.html``): IDs that differ only in case or punctuation (``llama2-70b``,
+    ``LLAMA2-70B``) were given one page, and the index linked one of them to the other's."""
+    by_slug: dict[str, list[str]] = {}
+    for b in sorted(set(table.df["benchmark"].tolist()), key=str):
+        by_slug.setdefault(bench_slug(b), []).append(b)
+    for slug, names in sorted(by_slug.items()):
+        if len(names) > 1:
+            df = table.df
+            where = [
+                f"{n!r} ({', '.join(sorted({_file_name(f) for f in df[df['benchmark'] == n]['source_file'].tolist()}))})"
+                for n in names
+            ]
+            raise BuildError(
+                f"the benchmark IDs {' and '.join(where)} differ only in case or punctuation and would share "
+                f"the page benchmarks/{slug}.html; correct the benchmark ID in the results file"
+            )
+
+
+def _file_name(path: object) -> str:
+    """A results file by its round folder and name: ``v6.1/summary_results.json``."""
+    p = Path(str(path))
+    return f"{p.parent.name}/{p.name}"
 
 
 def by_id(benchmarks: Iterable[str]) -> list[str]:
