@@ -19,8 +19,11 @@ import contextlib
 import contextvars
 import filecmp
 import logging
+import posixpath
+import re
 import shutil
 import tempfile
+import urllib.parse
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -31,6 +34,8 @@ from mkdocs.config.base import Config
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, event_priority
+from mkdocs.structure.pages import Page
+from mkdocs.utils import get_relative_url
 
 from generator.errors import GpuInsightsError
 from generator.project import THEME_DIR, Project
@@ -161,6 +166,9 @@ class GpuInsightsPlugin(BasePlugin[GpuInsightsConfig]):
     def on_shutdown(self) -> None:
         self.held.close()
 
+    def on_page_content(self, html: str, /, *, page: Page, config: MkDocsConfig, files: Any) -> str:
+        return chart_urls(html, page.file.src_uri, page.url) if config.use_directory_urls else html
+
     def on_serve(self, server: Any, /, *, config: MkDocsConfig, builder: Any) -> Any:
         if self.project is not None:
             for d in (self.project.content_dir, self.project.data_dir, self.project.templates_dir):
@@ -179,6 +187,27 @@ class GpuInsightsPlugin(BasePlugin[GpuInsightsConfig]):
                 mark_site(Path(config.site_dir))
         finally:
             self.held.close()
+
+
+#: the charts the generator writes as raw HTML (generator.article.render), which MkDocs leaves as
+#: they are: their spec and SVG fallback named relative to the page's Markdown file
+_CHART = re.compile(r'(<div class="gi-vega" data-spec=")([^"]+)(">\s*<img src=")([^"]+)(")')
+
+
+def chart_urls(html: str, src_uri: str, url: str) -> str:
+    """*html* with each chart's spec and image named relative to the page's URL (*url*), where
+    they were named relative to its Markdown file (*src_uri*): under ``use_directory_urls``,
+    ``tiny.md`` is ``tiny/``, and ``charts/tiny-1.svg`` from there named nothing."""
+    base = posixpath.dirname(src_uri)
+
+    def moved(ref: str) -> str:
+        parts = urllib.parse.urlsplit(ref)
+        if parts.scheme or parts.netloc or ref.startswith(("/", "#")):
+            return ref
+        target = posixpath.normpath(posixpath.join(base, parts.path))
+        return get_relative_url(target, url) + (f"?{parts.query}" if parts.query else "")
+
+    return _CHART.sub(lambda m: f"{m[1]}{moved(m[2])}{m[3]}{moved(m[4])}{m[5]}", html)
 
 
 def sync_tree(src: Path, dest: Path) -> None:
