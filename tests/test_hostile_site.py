@@ -16,6 +16,7 @@ import threading
 import urllib.parse
 from pathlib import Path
 from typing import Any
+from xml.etree import ElementTree
 
 import markdown
 import pytest
@@ -443,3 +444,65 @@ def test_every_link_chart_and_spec_resolves_under_either_url_style(
     for page in (article, review):
         assert 'data-spec="' in page.read_text("utf-8") and "<img src=" in page.read_text("utf-8")
     assert broken_links(site) == []
+
+
+def _article(title: str, extra: str, body: str) -> str:
+    golden = (GOLDEN / "content" / "tiny.md").read_text("utf-8")
+    head, _, rest = golden.partition("\n---\n")
+    head = re.sub(r"(?m)^title: .*$", lambda _: f"title: {title}", head) + extra
+    return f"{head}\n---\n{rest.replace('# Tiny golden article', body, 1)}"
+
+
+def test_the_feed_escapes_each_text_once_is_well_formed_and_gives_plain_excerpts(tmp_path: Path) -> None:
+    """Item 11: titles, descriptions and authors were escaped twice (AT&amp;amp;T); a "\\uFFFF" YAML
+    escape made the feed ill-formed XML; an article without description got raw Markdown links and
+    an "In M..." excerpt."""
+    content = tmp_path / "content"
+    content.mkdir()
+    (content / "att.md").write_text(
+        _article(
+            '"AT&T vs. Nvidia\'s <b>B300</b>\\uFFFF"',
+            '\nauthor: "Q&A Team"\ndescription: "Q&A: <script>x</script> & more\\uFFFE"',
+            "# AT&T",
+        ),
+        "utf-8",
+    )
+    (content / "plain.md").write_text(
+        _article(
+            '"No description"',
+            "\ndate: 2026-10-04",
+            "# No description\n\nIn [MLPerf® Inference](https://mlcommons.org) *v6.1*, <b>this</b> holds.",
+        ),
+        "utf-8",
+    )
+    (content / "plain.md").write_text(
+        (content / "plain.md").read_text("utf-8").replace("date: 2026-10-05\n", "", 1), "utf-8"
+    )
+    project = Project(ROOT).clone(tmp_path / "pub", content=content)
+    write_results(tmp_path / "results", TINY_ROWS)
+    site = tmp_path / "site"
+    build(
+        project=project,
+        results=tmp_path / "results",
+        site_dir=site,
+        log=lambda _: None,
+        use_cache=False,
+        jobs=1,
+    )
+    feed = ElementTree.parse(site / "feed_rss_created.xml")  # well-formed XML
+    items = {i.findtext("title"): i for i in feed.iter("item")}
+    assert sorted(items) == ["AT&T vs. Nvidia's <b>B300</b>", "No description"]
+    att = items["AT&T vs. Nvidia's <b>B300</b>"]
+    assert att.findtext("author") == "editors@gpu-insights.example.org (Q&A Team)"
+    assert att.findtext("description") == "Q&A: <script>x</script> & more"
+    text = items["No description"].findtext("description")
+    assert text is not None and text.startswith(
+        "In MLPerf® Inference v6.1, this holds. On gpt-oss-120b Server in MLPerf® Inference v6.1, the 8-GPU B300 row"
+    )
+    assert len(text) <= 300 and text.endswith("…") and "](" not in text and "<" not in text
+    raw = (site / "feed_rss_created.xml").read_text("utf-8")
+    assert "&amp;amp;" not in raw and "&amp;#" not in raw
+    # the page's own title, escaped once for HTML as before
+    assert "<title>AT&amp;T vs. Nvidia&#x27;s &lt;b&gt;B300&lt;/b&gt; - GPU Insights</title>" in (
+        site / "att.html"
+    ).read_text("utf-8")

@@ -31,6 +31,7 @@ from generator.data.results import version_key
 from generator.data.table import ResultsTable
 from generator.errors import BuildError
 from generator.project import CONFIG_NAME, read_mkdocs_yml
+from generator.site.feed import feed_text, xml_text
 from generator.site.reader import (
     PUBLISHER,
     NoteContext,
@@ -102,7 +103,7 @@ def titled(markdown: str, **meta: Any) -> str:
     m = re.search(r"(?m)^# (.+)$", markdown)
     if not m:
         return markdown
-    plain = html.unescape(re.sub(r"\\(.)", r"\1", m.group(1)))
+    plain = xml_text(html.unescape(re.sub(r"\\(.)", r"\1", m.group(1))))
     head = yaml.safe_dump({"title": attr(plain), **meta}, allow_unicode=True, default_flow_style=False)
     return f"---\n{head}---\n\n{markdown}"
 
@@ -176,13 +177,15 @@ def front_matter(r: Rendered, pub: Publication) -> dict[str, Any]:
     for k in ("title", "description", "date"):
         if k in r.article.meta:
             v = r.article.meta[k]
-            meta[k] = v.isoformat() if hasattr(v, "isoformat") else attr(str(v))
-    name = str(r.article.meta.get("author", "")).strip()
+            meta[k] = v.isoformat() if hasattr(v, "isoformat") else attr(xml_text(str(v)))
+    name = xml_text(str(r.article.meta.get("author", "")).strip())
     if name:
         meta["author_name"] = attr(name)
-    meta["author"] = attr(pub.feed_author(name))
+    meta["author"] = attr(xml_text(pub.feed_author(name)))
     meta["rounds"] = [f"v{v}" for v in rounds_of(r)]
-    meta["benchmarks"] = [attr(b) for b in by_id(benchmarks_of(r))]
+    meta["benchmarks"] = [attr(xml_text(b)) for b in by_id(benchmarks_of(r))]
+    # the feed's text of the article: plain text, which the feed's template escapes once
+    meta["rss"] = {"feed_description": feed_text(r.article.meta, r.markdown)}
     return meta
 
 
@@ -646,7 +649,8 @@ def articles_nav(shown: list[Rendered]) -> list[dict[str, Any]]:
     """The navigation's articles, newest first: one list, or one section per newest cited round
     (past :data:`NAV_ROUNDS` sections, the older rounds' in a section of their own)."""
     ordered = _by_date(shown)
-    item = [{attr(r.article.title): f"{r.article.slug}.md"} for r in ordered]
+    # the navigation's title is the page's, which the feed prints: no character XML forbids
+    item = [{attr(xml_text(r.article.title)): f"{r.article.slug}.md"} for r in ordered]
     if len(item) <= NAV_ARTICLES:
         return item
     groups: dict[str, list[dict[str, str]]] = {}

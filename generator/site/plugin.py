@@ -39,6 +39,7 @@ from mkdocs.utils import get_relative_url
 
 from generator.errors import GpuInsightsError
 from generator.project import THEME_DIR, Project
+from generator.site.feed import use_feed_template
 from generator.site.sitedir import SiteDir, guarded_folders, mark_site
 
 if TYPE_CHECKING:
@@ -165,6 +166,10 @@ class GpuInsightsPlugin(BasePlugin[GpuInsightsConfig]):
 
     def on_shutdown(self) -> None:
         self.held.close()
+
+    def on_env(self, env: Any, /, *, config: MkDocsConfig, files: Any) -> Any:
+        use_feed_template(config)  # after every plugin's on_config: the rss plugin's template is set
+        return env
 
     def on_page_content(self, html: str, /, *, page: Page, config: MkDocsConfig, files: Any) -> str:
         return chart_urls(html, page.file.src_uri, page.url) if config.use_directory_urls else html
