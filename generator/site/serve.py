@@ -51,7 +51,8 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
     def _local(self) -> bool:
         """Whether the request's ``Host`` names this machine or the bound address (else: 421)."""
         host = self.headers.get("Host")
-        bound = str(self.server.server_address[0]).lower()
+        address = self.server.server_address
+        bound = str(address[0] if isinstance(address, tuple) else address).lower()
         if host is None or host_name(host) in LOCAL_NAMES | {bound}:
             return True
         body = b"Misdirected request: this preview answers only to localhost.\n"
