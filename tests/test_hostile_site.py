@@ -506,3 +506,36 @@ def test_the_feed_escapes_each_text_once_is_well_formed_and_gives_plain_excerpts
     assert "<title>AT&amp;T vs. Nvidia&#x27;s &lt;b&gt;B300&lt;/b&gt; - GPU Insights</title>" in (
         site / "att.html"
     ).read_text("utf-8")
+
+
+def test_an_article_that_cannot_be_built_is_out_of_the_feed_and_sitemap_and_never_unpublishes_one(
+    tmp_path: Path,
+) -> None:
+    """Item 6: a round missing from --results turned a published article into a "not built" page
+    that stayed in the feed and the sitemap. Such a page is now neither in the feed, the sitemap
+    nor search; and a build that would take back an article the site publishes fails instead."""
+    project = Project(ROOT).clone(tmp_path / "pub", content=GOLDEN / "content")
+    full = write_results(tmp_path / "full", TINY_ROWS)
+    partial = write_results(tmp_path / "partial", [r for r in TINY_ROWS if str(r["ID"]).startswith("6.1")])
+    site, fresh = tmp_path / "site", tmp_path / "fresh"
+    build(project=project, results=full, site_dir=site, log=lambda _: None, use_cache=False, jobs=1)
+    assert "tiny.html</loc>" in (site / "sitemap.xml").read_text("utf-8")
+    before = snapshot(site)
+    with pytest.raises(BuildError) as err:
+        build(project=project, results=partial, site_dir=site, log=lambda _: None, use_cache=False, jobs=1)
+    assert err.value.message == (
+        f"{project.content_dir / 'tiny.md'}: published in {site} (its sitemap lists it) and not built now: "
+        "round(s) v6.0 not loaded; build with `gpu-insights build --results DIR` where DIR holds v6.0/, or run "
+        "`gpu-insights fetch 6.0`; the previous site is left as it was (to take the article back, remove it "
+        "from content/)"
+    )
+    assert snapshot(site) == before
+    # never published: built as a page saying what it needs, which no feed, sitemap or search lists
+    build(project=project, results=partial, site_dir=fresh, log=lambda _: None, use_cache=False, jobs=1)
+    page = (fresh / "tiny.html").read_text("utf-8")
+    assert "This article was not built" in page and '<meta name="robots" content="noindex">' in page
+    assert "tiny.html" not in (fresh / "sitemap.xml").read_text("utf-8")
+    assert "<loc>" in (fresh / "sitemap.xml").read_text("utf-8")  # the other pages are in it
+    assert [i.findtext("link") for i in ElementTree.parse(fresh / "feed_rss_created.xml").iter("item")] == []
+    index = json.loads((fresh / "search" / "search_index.json").read_text("utf-8"))
+    assert not [d for d in index["docs"] if d["location"].startswith("tiny.html")]

@@ -57,6 +57,7 @@ from generator.site.pages import (
     load_publication,
     page_makers,
     refuse_shared_pages,
+    refuse_unpublishing,
     site_nav,
     titled,
 )
@@ -611,6 +612,7 @@ def build(
                 meanwhile=setup.ahead,
                 on_rendered=svg_fallbacks(drawing, work / "docs"),
             )
+            refuse_unpublishing(p.rendered, p.sample, target.path)
             nav = write_site(
                 project,
                 p,

@@ -12,11 +12,13 @@ import datetime as dt
 import functools
 import html
 import re
+import urllib.parse
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from xml.etree import ElementTree
 
 import pandas as pd
 import yaml
@@ -207,9 +209,51 @@ def byline(r: Rendered, up: str = "") -> str:
     return " · ".join(parts)
 
 
+#: the page of an article that was not built (the rounds it cites were not loaded): not an article
+#: of the publication yet, so not in the feed (the rss plugin leaves drafts out), the sitemap (it
+#: leaves out pages marked noindex) or search
+UNBUILT_META: dict[str, Any] = {"draft": True, "robots": "noindex", "search": {"exclude": True}}
+
+
+def refuse_unpublishing(rendered: list[Rendered], sample: bool, site: Path) -> None:
+    """Refuse a build that would take back an article the site in *site* publishes (its page is in
+    that site's sitemap) because the article cannot be built now: given results without a round it
+    cites (a mistyped ``--results``, a round missing from it), the build replaced the article with
+    a page saying it was not built, and kept it in the feed and the sitemap."""
+    lost = [r for r in published(rendered, sample) if r.missing]
+    if not lost:
+        return
+    listed = published_pages(site / "sitemap.xml")
+    for r in lost:
+        if {f"{r.article.slug}.html", f"{r.article.slug}/"} & listed:
+            raise BuildError(
+                f"{r.article.path}: published in {site} (its sitemap lists it) and not built now: {r.missing}; "
+                f"the previous site is left as it was (to take the article back, remove it from content/)"
+            )
+
+
+def published_pages(sitemap: Path) -> set[str]:
+    """The last part of each page URL a site's sitemap lists (``tiny.html``, ``tiny/``); none when
+    it has no sitemap, or one that cannot be read."""
+    try:
+        root = ElementTree.fromstring(sitemap.read_bytes())
+    except (OSError, ElementTree.ParseError):
+        return set()
+    out = set()
+    for loc in root.iter("{http://www.sitemaps.org/schemas/sitemap/0.9}loc"):
+        path = urllib.parse.urlsplit((loc.text or "").strip()).path
+        if path.endswith("/"):
+            out.add(path.rstrip("/").rsplit("/", 1)[-1] + "/")
+        else:
+            out.add(path.rsplit("/", 1)[-1])
+    return out
+
+
 def article_page(r: Rendered, ctx: NoteContext, pub: Publication) -> str:
     """The reader's page: front matter, the byline under the title, reader-grade footnotes."""
     meta = front_matter(r, pub)
+    if r.missing:  # a page saying what it needs, not an article: out of the feed, sitemap and search
+        meta |= UNBUILT_META
     head = yaml.safe_dump(meta, sort_keys=True, allow_unicode=True, default_flow_style=False)
     body = r.markdown if r.missing else reader_markdown(r, ctx)
     line = byline(r)

@@ -123,6 +123,7 @@ class GpuInsightsPlugin(BasePlugin[GpuInsightsConfig]):
         # imported here: the build pulls in pandas and the renderer, which a rebuild from kept
         # pages (the no-change `gpu-insights build`) runs MkDocs without
         from generator.site.build import prepare, render_cache, stage_docs
+        from generator.site.pages import refuse_unpublishing
 
         project = Project(Path(config.config_file_path).resolve().parent)
         results = project.root / self.config.results if self.config.results else None
@@ -139,6 +140,7 @@ class GpuInsightsPlugin(BasePlugin[GpuInsightsConfig]):
                 log=_log,
                 cache=render_cache(project, results),
             )
+            refuse_unpublishing(p.rendered, p.sample, target.path)
             project.cache_dir.mkdir(exist_ok=True)
             with tempfile.TemporaryDirectory(dir=project.cache_dir, prefix="docs-") as tmp:
                 nav = stage_docs(project, p, Path(tmp), baseline=None, log=_log)
