@@ -500,6 +500,14 @@ def test_the_feed_escapes_each_text_once_is_well_formed_and_gives_plain_excerpts
         "In MLPerf® Inference v6.1, this holds. On gpt-oss-120b Server in MLPerf® Inference v6.1, the 8-GPU B300 row"
     )
     assert len(text) <= 300 and text.endswith("…") and "](" not in text and "<" not in text
+    # the JSON feed: titles, authors and tags are text, content_html the text as HTML
+    items_json = {
+        i["title"]: i for i in json.loads((site / "feed_json_created.json").read_text("utf-8"))["items"]
+    }
+    assert sorted(items_json) == ["AT&T vs. Nvidia's <b>B300</b>", "No description"]
+    att_json = items_json["AT&T vs. Nvidia's <b>B300</b>"]
+    assert att_json["authors"] == [{"name": "editors@gpu-insights.example.org (Q&A Team)"}]
+    assert att_json["content_html"] == "Q&amp;A: &lt;script&gt;x&lt;/script&gt; &amp; more"
     raw = (site / "feed_rss_created.xml").read_text("utf-8")
     assert "&amp;amp;" not in raw and "&amp;#" not in raw
     # the page's own title, escaped once for HTML as before

@@ -11,6 +11,7 @@ Markdown (raw links, then "In M..."). Pages give each article's feed text in fro
 from __future__ import annotations
 
 import html
+import json
 import re
 from pathlib import Path
 from typing import Any
@@ -82,6 +83,38 @@ def feed_text(meta: dict[str, Any], markdown: str) -> str:
     return excerpt(markdown)
 
 
+def fix_json_feeds(config: Any) -> None:
+    """The JSON feeds the rss plugins of *config* wrote, with each item's title, authors and tags
+    as the text they are (JSON Feed's are text; the plugin took them from the pages, escaped for
+    HTML: ``AT&amp;T``); ``content_html`` stays HTML."""
+    for plugin in _rss_plugins(config):
+        if not plugin.config.json_feed_enabled:
+            continue
+        names = plugin.config.feeds_filenames
+        for name in (names.json_created, names.json_updated):
+            path = Path(config.site_dir) / name
+            try:
+                feed = json.loads(path.read_text("utf-8"))
+            except (OSError, ValueError):
+                continue  # not written (no entries), or not this plugin's
+            for item in feed.get("items", []):
+                item["title"] = html.unescape(str(item.get("title") or ""))
+                item["authors"] = [
+                    {"name": html.unescape(str(a.get("name", "")))} for a in item.get("authors") or []
+                ]
+                item["tags"] = [html.unescape(str(t)) for t in item.get("tags") or []]
+            # as the plugin writes it: a feed without escaped text is the same bytes
+            path.write_text(json.dumps(feed, indent=4 if plugin.config.pretty_print else None), "utf-8")
+
+
+def _rss_plugins(config: Any) -> list[Any]:
+    return [
+        p
+        for p in config.plugins.values()
+        if type(p).__module__.startswith("mkdocs_rss_plugin") and hasattr(p, "tpl_file")
+    ]
+
+
 class _Folders(list[Path]):
     """The folders the rss plugin loads its template from (the feed's first, then its own), which
     also finds its stylesheet (``default.xsl``) in its own folder, as it did."""
@@ -96,9 +129,7 @@ class _Folders(list[Path]):
 
 def use_feed_template(config: Any) -> None:
     """Give every ``rss`` plugin of *config* the feed's template, and channel texts XML allows."""
-    for plugin in config.plugins.values():
-        if not type(plugin).__module__.startswith("mkdocs_rss_plugin") or not hasattr(plugin, "tpl_file"):
-            continue
+    for plugin in _rss_plugins(config):
         own = plugin.tpl_folder
         plugin.tpl_folder = own if isinstance(own, _Folders) else _Folders(Path(own))
         plugin.tpl_file = Path(TEMPLATE)

@@ -186,8 +186,9 @@ def front_matter(r: Rendered, pub: Publication) -> dict[str, Any]:
     meta["author"] = attr(xml_text(pub.feed_author(name)))
     meta["rounds"] = [f"v{v}" for v in rounds_of(r)]
     meta["benchmarks"] = [attr(xml_text(b)) for b in by_id(benchmarks_of(r))]
-    # the feed's text of the article: plain text, which the feed's template escapes once
-    meta["rss"] = {"feed_description": feed_text(r.article.meta, r.markdown)}
+    # the feed's text of the article: plain text, escaped as every text of front matter is (the
+    # JSON feed's content_html is HTML; the RSS feed's template reads it back, then escapes it once)
+    meta["rss"] = {"feed_description": attr(feed_text(r.article.meta, r.markdown))}
     return meta
 
 

@@ -39,7 +39,7 @@ from mkdocs.utils import get_relative_url
 
 from generator.errors import GpuInsightsError
 from generator.project import THEME_DIR, Project
-from generator.site.feed import use_feed_template
+from generator.site.feed import fix_json_feeds, use_feed_template
 from generator.site.sitedir import SiteDir, guarded_folders, mark_site
 
 if TYPE_CHECKING:
@@ -186,6 +186,7 @@ class GpuInsightsPlugin(BasePlugin[GpuInsightsConfig]):
     @event_priority(-100)  # last: the site is marked with every file written, the feeds' among them
     def on_post_build(self, *, config: MkDocsConfig) -> None:
         try:
+            fix_json_feeds(config)  # written by the rss plugin's on_post_build, which ran before
             if self.prepared is not None:
                 from generator.site.build import finish_site  # see on_config
 
