@@ -289,11 +289,14 @@ def init_publication(dest: Path) -> list[Path]:
     ``templates/`` (its theme overrides, ``theme.custom_dir``), each with a README.
 
     It builds on the packaged sample at once (``gpu-insights build`` or ``mkdocs build``).
-    Refuses to overwrite: every file it would write must be absent.
+    Refuses to overwrite: every file it would write must be absent; and to write through a
+    symbolic link inside *dest* (a link ``mkdocs.yml``, even dangling, or ``content`` to another
+    folder would put the files elsewhere).
     """
     files = sorted(p for p in SCAFFOLD_DIR.rglob("*") if p.is_file() and "__pycache__" not in p.parts)
     targets = [dest / _scaffold_name(p.relative_to(SCAFFOLD_DIR)) for p in files]
-    taken = [t for t in targets if t.exists()]
+    _refuse_links(dest, targets)
+    taken = [t for t in targets if os.path.lexists(t)]
     if taken:
         raise GpuInsightsError(
             f"{dest}: already holds {', '.join(str(t.relative_to(dest)) for t in taken)}; "
@@ -305,7 +308,7 @@ def init_publication(dest: Path) -> list[Path]:
             missing = [d for d in (t.parent, *t.parent.parents) if not d.exists()]
             t.parent.mkdir(parents=True, exist_ok=True)
             made.extend(reversed(missing))
-            shutil.copyfile(src, t)
+            _write_new(t, src.read_bytes())
             made.append(t)
     except OSError as exc:
         for p in reversed(made):
@@ -316,6 +319,25 @@ def init_publication(dest: Path) -> list[Path]:
             f"{dest}: cannot write a publication there: {exc.strerror or exc}{where}; nothing was written"
         ) from None
     return targets
+
+
+def _refuse_links(dest: Path, targets: list[Path]) -> None:
+    """Refuse when a file *init* would write, or a folder on its way below *dest*, is a symbolic link."""
+    below = sorted({q for t in targets for q in (t, *t.parents) if q != dest and q.is_relative_to(dest)})
+    for q in below:
+        if q.is_symlink():
+            raise GpuInsightsError(
+                f"{dest}: {q.relative_to(dest)} is a symbolic link (to {os.readlink(q)}); gpu-insights init "
+                "writes only into the new publication's folder, never through a link: remove the link "
+                "or choose another folder; nothing was written"
+            )
+
+
+def _write_new(path: Path, data: bytes) -> None:
+    """Create *path* with *data*: never an existing file, never through a link (made meanwhile)."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o666)
+    with os.fdopen(fd, "wb") as fh:
+        fh.write(data)
 
 
 def _scaffold_name(rel: Path) -> Path:

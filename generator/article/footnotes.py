@@ -12,11 +12,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from generator.article.escape import md
 from generator.article.figures import KIND_NOUNS, Figure
 from generator.data.manifest import Manifest
 from generator.data.results import version_key
+from generator.data.row import Row
 
 TRADEMARK = (
     "The MLPerf name and logo are registered and unregistered trademarks of MLCommons "
@@ -49,6 +51,14 @@ class Group:
     number: int = 0
 
 
+def cited_as(r: Row) -> str:
+    """How a note names a row: its entry ID, or, for a row without one (the submission checker's
+    summary has none), its submitter, system and place in its file, never an empty entry."""
+    if r.result_id:
+        return r.result_id
+    return f"{r.submitter} {r.system} ({Path(r.source_file).name} {r.source_row}, no entry ID)"
+
+
 def group_key(round_: str, division: str, suite: str) -> GroupKey:
     return (round_, division, suite)
 
@@ -61,9 +71,9 @@ def collect_groups(figures: Iterable[Figure]) -> dict[GroupKey, Group]:
                 group_key(r.round, r.division, r.suite), Group(group_key(r.round, r.division, r.suite))
             )
             g.benchmarks.setdefault(r.benchmark, set()).add(r.scenario)
-            g.entries.add(r.result_id)
+            g.entries.add(cited_as(r))
             if r.inferred and fig.kind != "entry":
-                g.inferred.add((r.result_id, r.benchmark, r.scenario))
+                g.inferred.add((cited_as(r), r.benchmark, r.scenario))
             for kind in fig.derived_kinds:
                 if kind not in g.derived_kinds:
                     g.derived_kinds.append(kind)
@@ -138,7 +148,7 @@ def note_text(g: Group, manifest: Manifest, display: dict[str, str], publisher: 
         src = f"Retrieved from {md(rnd.source)} ({md(rnd.source_label)}) on {d.day} {d:%B} {d.year};"
     else:
         src = "Source and retrieval date unknown: the round is not in data/rounds.toml;"
-    ids = ", ".join(sorted(g.entries))
+    ids = ", ".join(md(e) for e in sorted(g.entries))
     parts = [head, f"{src} {'entry' if len(g.entries) == 1 else 'entries'} {ids}."]
     derived = _derived_sentence(g.derived_kinds, publisher)
     if derived:

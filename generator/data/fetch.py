@@ -244,6 +244,7 @@ class Download:
         )
 
     def _copy(self, resp: object, mode: str, offset: int) -> None:
+        _refuse_encoded(self.url, resp.headers.get("Content-Encoding"))  # type: ignore[attr-defined]
         length = resp.headers.get("Content-Length")  # type: ignore[attr-defined]
         if length is not None and length.isdigit() and offset + int(length) > self.max_bytes:
             raise FetchError(
@@ -261,6 +262,18 @@ class Download:
         # http.client returns b"" on a dropped connection instead of raising
         if length is not None and length.isdigit() and self.received < int(length):
             raise ConnectionError(f"received {self.received:,} of {int(length):,} bytes")
+
+
+def _refuse_encoded(url: str, encoding: str | None) -> None:
+    """Refuse a body the server encoded (``Content-Encoding: gzip``) though none was asked for:
+    stored as it came, it was reported as a results file that is not UTF-8 text; resumed with a
+    range of the encoded bytes, it could not be decoded either."""
+    if encoding and encoding.strip().lower() not in ("", "identity"):
+        raise FetchError(
+            f"{url}: the server sent the file encoded ({encoding.strip()}, its Content-Encoding), which "
+            "was not asked for and is not decoded here; nothing was stored: ask for the file at another "
+            "URL, or download and decompress it yourself and pass its folder as --results"
+        )
 
 
 def _stored_ok(target: Path, expected: str | None, validate: Validate | None) -> tuple[bool, str]:

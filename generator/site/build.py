@@ -12,6 +12,7 @@ import datetime as dt
 import functools
 import json
 import os
+import re
 import shutil
 import time
 from collections.abc import Callable, Iterator
@@ -23,7 +24,7 @@ from generator.article.ahead import CompileAhead
 from generator.article.charts import load_altair
 from generator.article.functions import Library, Prices
 from generator.article.pool import Outcome, render_articles
-from generator.article.render import Rendered, Renderer, load_article
+from generator.article.render import Article, Rendered, Renderer, load_article
 from generator.article.svgdraw import Drawing, new_drawing, spec_json
 from generator.check import (
     CheckConfig,
@@ -50,7 +51,16 @@ from generator.site.cache import (
     results_digest,
 )
 from generator.site.mkdocs_build import MkDocsSetup, pinned_epoch, run_mkdocs
-from generator.site.pages import REVIEW_META, fallback_spec, load_publication, page_makers, site_nav, titled
+from generator.site.pages import (
+    REVIEW_META,
+    fallback_spec,
+    load_publication,
+    page_makers,
+    refuse_shared_pages,
+    refuse_unpublishing,
+    site_nav,
+    titled,
+)
 from generator.site.sitedir import SiteDir, guarded_folders
 from generator.workers import default_jobs, forked_map, jobs_worth
 
@@ -369,6 +379,7 @@ def prepare(
     )
     for rep in table.reports:
         log(rep.summary_line())
+    refuse_shared_pages(table)
     charts = ChartCache(cache_dir / "charts", render_cache_key(project, results)) if cache_dir else None
     lib = Library(table, manifest, Prices.load(project.data_file("prices.toml")), chart_cache=charts)
     # made before the workers fork, which share it and check each article they render
@@ -601,6 +612,7 @@ def build(
                 meanwhile=setup.ahead,
                 on_rendered=svg_fallbacks(drawing, work / "docs"),
             )
+            refuse_unpublishing(p.rendered, p.sample, target.path)
             nav = write_site(
                 project,
                 p,
@@ -621,10 +633,30 @@ def build(
             try:
                 reuse.save(base, digest, work / "docs", work / "site", nav, epoch, kept)
             except OSError as exc:
-                log(f"warning: could not keep the rendered pages for the next build: {exc}")
+                log(f"warning: could not keep the rendered pages for the next build: {os_error_line(exc)}")
     secs = time.monotonic() - start
     log(f"site written to {target.path} in {secs:.1f}s")
     return BuildResult(target.path, p.rendered, p.ledger, findings=p.findings, seconds=secs)
+
+
+def os_error_line(exc: OSError) -> str:
+    """An error of the file system as one line: the file and the system's reason (``No space
+    left on device``), where a failed copy of a folder (:class:`shutil.Error`) printed the Python
+    repr of every file it could not copy (6 KB on a full disk)."""
+    if isinstance(exc, shutil.Error) and exc.args and isinstance(exc.args[0], list) and exc.args[0]:
+        failures = exc.args[0]
+        first = failures[0]
+        dest, why = (
+            (str(first[1]), str(first[2]))
+            if isinstance(first, tuple) and len(first) == 3
+            else ("", str(first))
+        )
+        why = re.sub(r"^\[Errno \d+\] ([^:]*)(?::.*)?$", r"\1", why, flags=re.S)
+        more = f" (and {len(failures) - 1} more files)" if len(failures) > 1 else ""
+        return f"{dest}: {why}{more}" if dest else f"{why}{more}"
+    where = exc.filename2 or exc.filename
+    reason = exc.strerror or str(exc)
+    return f"{where}: {reason}" if where else reason
 
 
 def article_paths(project: Project, paths: list[Path]) -> list[Path]:
@@ -699,7 +731,8 @@ def run_checks(
     lib = Library(table, manifest, Prices.load(project.data_file("prices.toml")), chart_cache=charts)
     checker = make_checker(project, manifest, table, sample=sample, config=config)
     cache = render_cache(project, results, base / "render") if writable else None
-    renderer = Renderer(lib, sample=sample, publisher=load_publication(project.mkdocs_yml).name)
+    renderer = CheckRenderer(lib, sample=sample, publisher=load_publication(project.mkdocs_yml).name)
+    renderer.results = results
     if ahead is not None:
         renderer.compiled = ahead.collect(renderer.limits.seconds)
     reads = None
@@ -710,6 +743,31 @@ def run_checks(
         renderer, checker, article_paths(project, paths), jobs=jobs, cache=cache, reads=reads
     )
     return findings
+
+
+class CheckRenderer(Renderer):
+    """The renderer of ``gpu-insights check``: an article the loaded results cannot render is
+    reported in the check's terms (its ``--results``), not the build's, and a hand-written
+    article without front matter is not told about front matter."""
+
+    results: Path | None = None
+
+    def missing_data(self, article: Article) -> str:
+        if not super().missing_data(article):
+            return ""
+        need = [r for r in article.rounds if r not in self.lib.table.rounds] or list(article.rounds)
+        folders = ", ".join(f"v{r}/" for r in need) or "v6.1/, ..."
+        fetch = " and ".join(f"`gpu-insights fetch {r}`" for r in need) or "`gpu-insights fetch ROUND`"
+        if self.results is None:
+            return (
+                "checking it needs the official results, and only the embedded sample (a few rows of one "
+                f"published article) was loaded: run `gpu-insights check --results DIR {article.path}`, "
+                f"where DIR holds a folder per round ({folders}; {fetch} downloads one)"
+            )
+        return (
+            f"round(s) {', '.join('v' + r for r in need)} not in {self.results}: give --results a folder "
+            f"holding {folders}, or download them with {fetch}"
+        )
 
 
 def _pinned_epoch(manifest: Manifest, table: ResultsTable, rendered: list[Rendered]) -> int:

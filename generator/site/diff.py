@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from generator.article.escape import md
 from generator.data.manifest import read_json
 from generator.errors import GpuInsightsError
 
@@ -222,14 +223,17 @@ def format_text(d: Diff) -> str:
 
 
 def format_markdown(d: Diff, title: str = "Changes since the baseline build") -> str:
-    lines = [f"# {title}", ""]
+    """The changes page: every name, printed figure, entry ID and table row from either build's
+    ledger or sources is text (:func:`md`), never markup: a baseline is read from a folder
+    anybody may have written to."""
+    lines = [f"# {md(title)}", ""]
     if d.empty():
         return "\n".join(lines + ["No published figure changed.", ""])
     for name, a in d.articles.items():
         if a.empty():
             continue
         lines += [
-            f"## {name}",
+            f"## {md(name)}",
             "",
             f"{len(a.changed)} changed, {len(a.added)} added, {len(a.removed)} removed, "
             f"{len(a.table_rows)} table rows changed.",
@@ -238,15 +242,24 @@ def format_markdown(d: Diff, title: str = "Changes since the baseline build") ->
         if a.changed or a.added or a.removed:
             lines += ["| Line | Before | After | Entries before | Entries after |", "|--:|--:|--:|---|---|"]
             for old, new in a.changed:
-                lines.append(f"| {new['line']} | {old['text']} | {new['text']} | {_ids(old)} | {_ids(new)} |")
+                lines.append(
+                    f"| {_cell(new['line'])} | {_cell(old['text'])} | {_cell(new['text'])} | "
+                    f"{_cell(_ids(old))} | {_cell(_ids(new))} |"
+                )
             for row in a.added:
-                lines.append(f"| {row['line']} | — | {row['text']} | — | {_ids(row)} |")
+                lines.append(f"| {_cell(row['line'])} | — | {_cell(row['text'])} | — | {_cell(_ids(row))} |")
             for row in a.removed:
-                lines.append(f"| {row['line']} | {row['text']} | — | {_ids(row)} | — |")
+                lines.append(f"| {_cell(row['line'])} | {_cell(row['text'])} | — | {_cell(_ids(row))} | — |")
             lines.append("")
         for table, first, _, new_row in a.table_rows:
             lines.append(
-                f"- Table *{table.strip('*')}*, row **{first}** changed" + ("" if new_row else " (removed)")
+                f"- Table *{md(table.strip('*'))}*, row **{md(first)}** changed"
+                + ("" if new_row else " (removed)")
             )
         lines.append("")
     return "\n".join(lines)
+
+
+def _cell(value: object) -> str:
+    """A value of a ledger row as the text of a table cell."""
+    return md(str(value))

@@ -12,11 +12,13 @@ import datetime as dt
 import functools
 import html
 import re
+import urllib.parse
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from xml.etree import ElementTree
 
 import pandas as pd
 import yaml
@@ -29,7 +31,9 @@ from generator.data.listing import listing_markdown
 from generator.data.manifest import Manifest, Round
 from generator.data.results import version_key
 from generator.data.table import ResultsTable
+from generator.errors import BuildError
 from generator.project import CONFIG_NAME, read_mkdocs_yml
+from generator.site.feed import feed_text, xml_text
 from generator.site.reader import (
     PUBLISHER,
     NoteContext,
@@ -101,7 +105,7 @@ def titled(markdown: str, **meta: Any) -> str:
     m = re.search(r"(?m)^# (.+)$", markdown)
     if not m:
         return markdown
-    plain = html.unescape(re.sub(r"\\(.)", r"\1", m.group(1)))
+    plain = xml_text(html.unescape(re.sub(r"\\(.)", r"\1", m.group(1))))
     head = yaml.safe_dump({"title": attr(plain), **meta}, allow_unicode=True, default_flow_style=False)
     return f"---\n{head}---\n\n{markdown}"
 
@@ -128,6 +132,32 @@ def bench_slug(benchmark: str) -> str:
     return re.sub(r"[^a-z0-9.]+", "-", benchmark.lower()).strip("-") or "benchmark"
 
 
+def refuse_shared_pages(table: ResultsTable) -> None:
+    """Refuse, when the results are loaded, benchmark IDs that would share one page
+    (``benchmarks/<slug>.html``): IDs that differ only in case or punctuation (``llama2-70b``,
+    ``LLAMA2-70B``) were given one page, and the index linked one of them to the other's."""
+    by_slug: dict[str, list[str]] = {}
+    for b in sorted(set(table.df["benchmark"].tolist()), key=str):
+        by_slug.setdefault(bench_slug(b), []).append(b)
+    for slug, names in sorted(by_slug.items()):
+        if len(names) > 1:
+            df = table.df
+            where = [
+                f"{n!r} ({', '.join(sorted({_file_name(f) for f in df[df['benchmark'] == n]['source_file'].tolist()}))})"
+                for n in names
+            ]
+            raise BuildError(
+                f"the benchmark IDs {' and '.join(where)} differ only in case or punctuation and would share "
+                f"the page benchmarks/{slug}.html; correct the benchmark ID in the results file"
+            )
+
+
+def _file_name(path: object) -> str:
+    """A results file by its round folder and name: ``v6.1/summary_results.json``."""
+    p = Path(str(path))
+    return f"{p.parent.name}/{p.name}"
+
+
 def by_id(benchmarks: Iterable[str]) -> list[str]:
     """Benchmarks in the order the site lists them: by their official ID, which names them in the
     navigation, the home page, bylines and the feed (the same way for every benchmark)."""
@@ -149,13 +179,16 @@ def front_matter(r: Rendered, pub: Publication) -> dict[str, Any]:
     for k in ("title", "description", "date"):
         if k in r.article.meta:
             v = r.article.meta[k]
-            meta[k] = v.isoformat() if hasattr(v, "isoformat") else attr(str(v))
-    name = str(r.article.meta.get("author", "")).strip()
+            meta[k] = v.isoformat() if hasattr(v, "isoformat") else attr(xml_text(str(v)))
+    name = xml_text(str(r.article.meta.get("author", "")).strip())
     if name:
         meta["author_name"] = attr(name)
-    meta["author"] = attr(pub.feed_author(name))
+    meta["author"] = attr(xml_text(pub.feed_author(name)))
     meta["rounds"] = [f"v{v}" for v in rounds_of(r)]
-    meta["benchmarks"] = [attr(b) for b in by_id(benchmarks_of(r))]
+    meta["benchmarks"] = [attr(xml_text(b)) for b in by_id(benchmarks_of(r))]
+    # the feed's text of the article: plain text, escaped as every text of front matter is (the
+    # JSON feed's content_html is HTML; the RSS feed's template reads it back, then escapes it once)
+    meta["rss"] = {"feed_description": attr(feed_text(r.article.meta, r.markdown))}
     return meta
 
 
@@ -177,9 +210,51 @@ def byline(r: Rendered, up: str = "") -> str:
     return " · ".join(parts)
 
 
+#: the page of an article that was not built (the rounds it cites were not loaded): not an article
+#: of the publication yet, so not in the feed (the rss plugin leaves drafts out), the sitemap (it
+#: leaves out pages marked noindex) or search
+UNBUILT_META: dict[str, Any] = {"draft": True, "robots": "noindex", "search": {"exclude": True}}
+
+
+def refuse_unpublishing(rendered: list[Rendered], sample: bool, site: Path) -> None:
+    """Refuse a build that would take back an article the site in *site* publishes (its page is in
+    that site's sitemap) because the article cannot be built now: given results without a round it
+    cites (a mistyped ``--results``, a round missing from it), the build replaced the article with
+    a page saying it was not built, and kept it in the feed and the sitemap."""
+    lost = [r for r in published(rendered, sample) if r.missing]
+    if not lost:
+        return
+    listed = published_pages(site / "sitemap.xml")
+    for r in lost:
+        if {f"{r.article.slug}.html", f"{r.article.slug}/"} & listed:
+            raise BuildError(
+                f"{r.article.path}: published in {site} (its sitemap lists it) and not built now: {r.missing}; "
+                f"the previous site is left as it was (to take the article back, remove it from content/)"
+            )
+
+
+def published_pages(sitemap: Path) -> set[str]:
+    """The last part of each page URL a site's sitemap lists (``tiny.html``, ``tiny/``); none when
+    it has no sitemap, or one that cannot be read."""
+    try:
+        root = ElementTree.fromstring(sitemap.read_bytes())
+    except (OSError, ElementTree.ParseError):
+        return set()
+    out = set()
+    for loc in root.iter("{http://www.sitemaps.org/schemas/sitemap/0.9}loc"):
+        path = urllib.parse.urlsplit((loc.text or "").strip()).path
+        if path.endswith("/"):
+            out.add(path.rstrip("/").rsplit("/", 1)[-1] + "/")
+        else:
+            out.add(path.rsplit("/", 1)[-1])
+    return out
+
+
 def article_page(r: Rendered, ctx: NoteContext, pub: Publication) -> str:
     """The reader's page: front matter, the byline under the title, reader-grade footnotes."""
     meta = front_matter(r, pub)
+    if r.missing:  # a page saying what it needs, not an article: out of the feed, sitemap and search
+        meta |= UNBUILT_META
     head = yaml.safe_dump(meta, sort_keys=True, allow_unicode=True, default_flow_style=False)
     body = r.markdown if r.missing else reader_markdown(r, ctx)
     line = byline(r)
@@ -667,7 +742,8 @@ def articles_nav(shown: list[Rendered]) -> list[dict[str, Any]]:
     """The navigation's articles, newest first: one list, or one section per newest cited round
     (past :data:`NAV_ROUNDS` sections, the older rounds' in a section of their own)."""
     ordered = _by_date(shown)
-    item = [{attr(r.article.title): f"{r.article.slug}.md"} for r in ordered]
+    # the navigation's title is the page's, which the feed prints: no character XML forbids
+    item = [{attr(xml_text(r.article.title)): f"{r.article.slug}.md"} for r in ordered]
     if len(item) <= NAV_ARTICLES:
         return item
     groups: dict[str, list[dict[str, str]]] = {}

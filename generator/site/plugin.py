@@ -15,11 +15,15 @@ write), and marks the site it built as its own.
 
 from __future__ import annotations
 
+import contextlib
 import contextvars
 import filecmp
 import logging
+import posixpath
+import re
 import shutil
 import tempfile
+import urllib.parse
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -30,9 +34,12 @@ from mkdocs.config.base import Config
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, event_priority
+from mkdocs.structure.pages import Page
+from mkdocs.utils import get_relative_url
 
 from generator.errors import GpuInsightsError
 from generator.project import THEME_DIR, Project
+from generator.site.feed import fix_json_feeds, use_feed_template
 from generator.site.sitedir import SiteDir, guarded_folders, mark_site
 
 if TYPE_CHECKING:
@@ -105,6 +112,8 @@ class GpuInsightsPlugin(BasePlugin[GpuInsightsConfig]):
     def __init__(self) -> None:
         self.prepared: Prepared | None = None
         self.project: Project | None = None
+        #: the site folder's lock, held from on_config to the end of the build (see :meth:`_lock`)
+        self.held = contextlib.ExitStack()
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         apply_site_defaults(config)
@@ -114,13 +123,16 @@ class GpuInsightsPlugin(BasePlugin[GpuInsightsConfig]):
         # imported here: the build pulls in pandas and the renderer, which a rebuild from kept
         # pages (the no-change `gpu-insights build`) runs MkDocs without
         from generator.site.build import prepare, render_cache, stage_docs
+        from generator.site.pages import refuse_unpublishing
 
         project = Project(Path(config.config_file_path).resolve().parent)
         results = project.root / self.config.results if self.config.results else None
         docs = project.cache_dir / "mkdocs-docs"
         try:
             # MkDocs empties site_dir once this returns: refuse what `gpu-insights build` refuses
-            SiteDir(Path(config.site_dir), guarded_folders(project, results), _log).validate()
+            target = SiteDir(Path(config.site_dir), guarded_folders(project, results), _log)
+            target.validate()
+            self._lock(target)
             p = prepare(
                 project,
                 results,
@@ -128,16 +140,41 @@ class GpuInsightsPlugin(BasePlugin[GpuInsightsConfig]):
                 log=_log,
                 cache=render_cache(project, results),
             )
+            refuse_unpublishing(p.rendered, p.sample, target.path)
             project.cache_dir.mkdir(exist_ok=True)
             with tempfile.TemporaryDirectory(dir=project.cache_dir, prefix="docs-") as tmp:
                 nav = stage_docs(project, p, Path(tmp), baseline=None, log=_log)
                 sync_tree(Path(tmp) / "docs", docs)
         except GpuInsightsError as exc:
+            self.held.close()
             raise PluginError(f"gpu-insights: {exc.message}") from None
+        except BaseException:
+            self.held.close()
+            raise
         config.docs_dir = str(docs)
         config.nav = nav
         self.prepared, self.project = p, project
         return config
+
+    def _lock(self, target: SiteDir) -> None:
+        """Take the lock ``gpu-insights build`` takes beside the site folder, until the build ends
+        (:meth:`on_post_build`, :meth:`on_build_error`): two builds writing one site mixed their
+        pages (the sample's with the official results')."""
+        self.held.close()  # `mkdocs serve`: the previous build's, should it have been left
+        self.held.enter_context(target.locked())
+
+    def on_build_error(self, *, error: Exception) -> None:
+        self.held.close()
+
+    def on_shutdown(self) -> None:
+        self.held.close()
+
+    def on_env(self, env: Any, /, *, config: MkDocsConfig, files: Any) -> Any:
+        use_feed_template(config)  # after every plugin's on_config: the rss plugin's template is set
+        return env
+
+    def on_page_content(self, html: str, /, *, page: Page, config: MkDocsConfig, files: Any) -> str:
+        return chart_urls(html, page.file.src_uri, page.url) if config.use_directory_urls else html
 
     def on_serve(self, server: Any, /, *, config: MkDocsConfig, builder: Any) -> Any:
         if self.project is not None:
@@ -148,12 +185,37 @@ class GpuInsightsPlugin(BasePlugin[GpuInsightsConfig]):
 
     @event_priority(-100)  # last: the site is marked with every file written, the feeds' among them
     def on_post_build(self, *, config: MkDocsConfig) -> None:
-        if self.prepared is not None:
-            from generator.site.build import finish_site  # see on_config
+        try:
+            fix_json_feeds(config)  # written by the rss plugin's on_post_build, which ran before
+            if self.prepared is not None:
+                from generator.site.build import finish_site  # see on_config
 
-            finish_site(self.prepared, Path(config.site_dir))
-        if not _PRERENDERED.get():  # `gpu-insights build` marks the site it swaps in itself
-            mark_site(Path(config.site_dir))
+                finish_site(self.prepared, Path(config.site_dir))
+            if not _PRERENDERED.get():  # `gpu-insights build` marks the site it swaps in itself
+                mark_site(Path(config.site_dir))
+        finally:
+            self.held.close()
+
+
+#: the charts the generator writes as raw HTML (generator.article.render), which MkDocs leaves as
+#: they are: their spec and SVG fallback named relative to the page's Markdown file
+_CHART = re.compile(r'(<div class="gi-vega" data-spec=")([^"]+)(">\s*<img src=")([^"]+)(")')
+
+
+def chart_urls(html: str, src_uri: str, url: str) -> str:
+    """*html* with each chart's spec and image named relative to the page's URL (*url*), where
+    they were named relative to its Markdown file (*src_uri*): under ``use_directory_urls``,
+    ``tiny.md`` is ``tiny/``, and ``charts/tiny-1.svg`` from there named nothing."""
+    base = posixpath.dirname(src_uri)
+
+    def moved(ref: str) -> str:
+        parts = urllib.parse.urlsplit(ref)
+        if parts.scheme or parts.netloc or ref.startswith(("/", "#")):
+            return ref
+        target = posixpath.normpath(posixpath.join(base, parts.path))
+        return get_relative_url(target, url) + (f"?{parts.query}" if parts.query else "")
+
+    return _CHART.sub(lambda m: f"{m[1]}{moved(m[2])}{m[3]}{moved(m[4])}{m[5]}", html)
 
 
 def sync_tree(src: Path, dest: Path) -> None:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from pathlib import Path
 
 from generator.article.escape import md, md_attr, safe_url
 from generator.article.footnotes import (
@@ -37,6 +38,7 @@ from generator.article.footnotes import (
 from generator.article.render import Rendered
 from generator.data.manifest import Manifest
 from generator.data.results import version_key
+from generator.data.row import Row
 from generator.data.table import ResultsTable
 
 #: where Python-Markdown's footnotes extension places the notes (its PLACE_MARKER default)
@@ -57,7 +59,9 @@ TABLE_CELL = re.compile(
 HEADING = re.compile(r"^(#{1,6}) \S")
 PUBLISHER = "GPU Insights"
 
-Cited = dict[GroupKey, dict[tuple[str, str], set[str]]]
+#: per citation group and (benchmark, scenario), the rows cited: (entry ID, "") or, for a row
+#: without an ID, ("", what names it)
+Cited = dict[GroupKey, dict[tuple[str, str], set[tuple[str, str]]]]
 
 
 @dataclass(frozen=True)
@@ -96,8 +100,14 @@ def cited_entries(r: Rendered) -> Cited:
     for u in r.uses:
         for row in u.figure.entries:
             key = (row.round, row.division, row.suite)
-            out.setdefault(key, {}).setdefault((row.benchmark, row.scenario), set()).add(row.result_id)
+            out.setdefault(key, {}).setdefault((row.benchmark, row.scenario), set()).add(_cited(row))
     return out
+
+
+def _cited(row: Row) -> tuple[str, str]:
+    if row.result_id:
+        return (row.result_id, "")
+    return ("", f"{row.submitter} {row.system}, {Path(row.source_file).name} {row.source_row}, no entry ID")
 
 
 def entry_link(rnd: str, rid: str, details: dict[tuple[str, str], str]) -> str:
@@ -111,20 +121,31 @@ def entry_link(rnd: str, rid: str, details: dict[tuple[str, str], str]) -> str:
     )
 
 
-def entries_by_benchmark(g: Group, cited: dict[tuple[str, str], set[str]], ctx: NoteContext) -> str:
-    """ "DeepSeek-R1 Server: 6.1-0021, 6.1-0052; Offline: 6.1-0003. gpt-oss-120b Server: …" with links."""
+def entries_by_benchmark(
+    g: Group, cited: dict[tuple[str, str], set[tuple[str, str]]], ctx: NoteContext
+) -> str:
+    """ "DeepSeek-R1 Server: 6.1-0021, 6.1-0052; Offline: 6.1-0003. gpt-oss-120b Server: …" with links;
+    a row without an entry ID named by its submitter, system and place in its file."""
     parts = []
     for b in sorted(g.benchmarks, key=lambda b: (ctx.display.get(b) or b).lower()):
         scen = []
         for s in sorted(g.benchmarks[b], key=scenario_key):
-            ids = sorted(cited.get((b, s), set()))
-            n = "entry" if len(ids) == 1 else "entries"
-            scen.append(f"{s} ({n} {', '.join(entry_link(g.key[0], i, ctx.details) for i in ids)})")
+            rows = cited.get((b, s), set())
+            ids = sorted(i for i, _ in rows if i)
+            said = (
+                [
+                    f"{'entry' if len(ids) == 1 else 'entries'} {', '.join(entry_link(g.key[0], i, ctx.details) for i in ids)}"
+                ]
+                if ids
+                else []
+            )
+            said += [md(label) for label in sorted(label for i, label in rows if not i)]
+            scen.append(f"{s} ({'; '.join(said)})")
         parts.append(f"**{md(ctx.display.get(b, b))}** {'; '.join(scen)}.")
     return "<br>" + "<br>".join(parts)
 
 
-def reader_note(g: Group, cited: dict[tuple[str, str], set[str]], ctx: NoteContext) -> str:
+def reader_note(g: Group, cited: dict[tuple[str, str], set[tuple[str, str]]], ctx: NoteContext) -> str:
     """One footnote: what :func:`generator.article.footnotes.note_text` states, with links."""
     round_, division, suite = g.key
     rnd = ctx.manifest.rounds.get(round_)

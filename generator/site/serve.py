@@ -29,12 +29,48 @@ RELOAD_SCRIPT = (
 )
 
 
+#: the names a browser on this machine reaches the preview by (besides the address it is bound to)
+LOCAL_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
+
+
+def host_name(header: str) -> str:
+    """The name of a ``Host`` header, without its port: ``[::1]:8000`` -> ``::1``."""
+    value = header.strip().lower()
+    if value.startswith("["):
+        return value[1 : value.find("]")] if "]" in value else value
+    return value.rsplit(":", 1)[0] if value.count(":") == 1 else value
+
+
 class _Handler(http.server.SimpleHTTPRequestHandler):
-    """Static files, the current build number, and the reload script in every HTML page."""
+    """Static files, the current build number, and the reload script in every HTML page; only to
+    requests naming this machine (a page of another site whose name was made to resolve here, DNS
+    rebinding, would otherwise read the preview, the review view among it)."""
 
     state: dict[str, int]
 
+    def _local(self) -> bool:
+        """Whether the request's ``Host`` names this machine or the bound address (else: 421)."""
+        host = self.headers.get("Host")
+        address = self.server.server_address
+        bound = str(address[0] if isinstance(address, tuple) else address).lower()
+        if host is None or host_name(host) in LOCAL_NAMES | {bound}:
+            return True
+        body = b"Misdirected request: this preview answers only to localhost.\n"
+        self.send_response(421)
+        self.send_header("Content-Type", "text/plain")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(body)
+        return False
+
+    def do_HEAD(self) -> None:  # noqa: N802
+        if self._local():
+            super().do_HEAD()
+
     def do_GET(self) -> None:  # noqa: N802
+        if not self._local():
+            return
         if self.path == RELOAD_PATH:
             body = str(self.state["build"]).encode()
             self.send_response(200)

@@ -36,6 +36,8 @@ from generator.project import PACKAGE_DIR, Project
 
 #: the file every site folder written by gpu-insights carries
 MARKER = ".gpu-insights-site"
+#: how the lock file and temporary folders beside a site begin (``.gpu-insights-<site>.lock``, ...)
+SCRATCH_PREFIX = ".gpu-insights-"
 #: test hook: ``staged``, ``between-renames`` or ``swapped`` kills the build there
 FAILPOINT_ENV = "GPU_INSIGHTS_FAILPOINT"
 #: test hook: use the portable two-rename swap even where the atomic exchange exists
@@ -115,7 +117,7 @@ class SiteDir:
         self.path = given.resolve()
         self.guarded = guarded
         self.log = log
-        self.prefix = f".gpu-insights-{self.path.name}"
+        self.prefix = f"{SCRATCH_PREFIX}{self.path.name}"
         self.lock_path = self.path.parent / f"{self.prefix}.lock"
 
     def write_error(self, exc: OSError) -> BuildError:
@@ -130,6 +132,11 @@ class SiteDir:
 
     def validate(self) -> None:
         """Refuse, before any work, every folder a build must not replace."""
+        if self.path.name.startswith(SCRATCH_PREFIX):
+            raise self.refuse(
+                f"its name is one of the build's own temporary folders and lock files "
+                f"({SCRATCH_PREFIX}*), which a build removes; choose another name"
+            )
         for g in self.guarded:
             why = g.why_not(self.path)
             if why:
@@ -152,8 +159,9 @@ class SiteDir:
             )
 
     @contextlib.contextmanager
-    def _locked(self) -> Iterator[None]:
-        """Hold the lock file beside the site; it is removed again on every exit."""
+    def locked(self) -> Iterator[None]:
+        """Hold the lock file beside the site (every build takes it: ``gpu-insights build``, and the
+        plugin under ``mkdocs build``); it is removed again on every exit."""
         while True:
             try:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -217,7 +225,7 @@ class SiteDir:
     def publish(self) -> Iterator[Path]:
         """Yield a work folder; its ``site/`` replaces the site when the block succeeds."""
         self.validate()
-        with self._locked():
+        with self.locked():
             work = self.path.parent / f"{self.prefix}.tmp-{secrets.token_hex(4)}"
             try:
                 self.recover()
@@ -332,6 +340,9 @@ def guarded_folders(project: Project, results: Path | None) -> list[Guarded]:
         Guarded(project.templates_dir, "the project's templates folder"),
         Guarded(project.root / "docs", "the project's docs folder"),
         Guarded(project.root / ".git", "the project's git repository"),
+        # the caches, and MkDocs' pages under `mkdocs build` (.cache/mkdocs-docs), which MkDocs
+        # would empty with the site folder: a site there had no index and no articles
+        Guarded(project.cache_dir, "the build's cache folder"),
         Guarded(PACKAGE_DIR, "the gpu-insights package"),
     ]
     if results is not None:
