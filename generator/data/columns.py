@@ -24,6 +24,7 @@ from generator.data.fields import (
     flag_of,
     named_counts,
     number_of,
+    result_id_of,
     stripped,
     text_of,
     whole_of,
@@ -179,11 +180,14 @@ class _Reading:
         """Result IDs: every one well formed and of this round (none in the checker's files)."""
         if not self.reader.results_shape:
             return [""] * len(self.values)
-        ids = _texts([v["ID"] for v in self.values])
-        _check(not {entry for entry, _ in self.reader.waivers} & set(ids))  # the row reader applies it
-        for rid in set(ids):
-            m = RESULT_ID.fullmatch(rid)
+        texts = _texts([v["ID"] for v in self.values])
+        once: dict[str, str] = {}
+        for text in set(texts):
+            m = RESULT_ID.fullmatch(text)
             _check(m is not None and (not self.version or m.group(1) == self.version))
+            once[text] = result_id_of(text)
+        ids = [once[t] for t in texts]
+        _check(not {entry for entry, _ in self.reader.waivers} & set(ids))  # the row reader applies it
         return ids
 
     def results(self, units: list[str]) -> list[float]:

@@ -43,9 +43,21 @@ def stripped(text: str) -> str:
 MAX_WHOLE = 2**53
 
 
+#: the one grammar of a number written as text (results files write ``10891.1``, ``8``,
+#: ``1e-05``): ASCII digits, at most one decimal point, an optional exponent. No thousands
+#: separator: ``113685,0`` (a decimal comma) and ``113.685,0`` are not numbers, where reading
+#: the comma as a separator published ten times the result
+NUMBER = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+WHOLE = re.compile(r"[+-]?[0-9]+")
+
+#: text a number field may hold for "no value"
+BLANK = ("", "none", "nan", "n/a")
+
+
 def number_of(v: Any) -> float | None:
-    """Parse a number; ``None`` for blank, raise ValueError for text that is not one (an
-    integer too large for a float is infinite, as the float literal of as many digits is)."""
+    """Parse a number; ``None`` for blank, raise ValueError for text that is not one in the
+    grammar of :data:`NUMBER` (an integer too large for a float is infinite, as the float
+    literal of as many digits is)."""
     if isinstance(v, bool):
         raise ValueError(v)
     if isinstance(v, float):
@@ -56,15 +68,17 @@ def number_of(v: Any) -> float | None:
         except OverflowError:
             return math.inf if v > 0 else -math.inf
     s = text_of(v)
-    if s == "" or s.lower() in ("none", "nan", "n/a"):
+    if s.lower() in BLANK:
         return None
-    return float(s.replace(",", ""))
+    if NUMBER.fullmatch(s) is None:
+        raise ValueError(s)
+    return float(s)
 
 
 def whole_of(v: Any) -> int | None:
     """Parse a whole number; ``None`` for blank, raise ValueError for anything else (a fraction,
     text, a number beyond :data:`MAX_WHOLE` either way, infinite or not)."""
-    if type(v) is str and (digits := text_of(v).replace(",", "")).lstrip("+-").isdecimal():
+    if type(v) is str and WHOLE.fullmatch(digits := text_of(v)):
         v = int(digits)  # exactly: as a float, 9007199254740993 would be ...992
     if type(v) is int:
         if -MAX_WHOLE <= v <= MAX_WHOLE:
@@ -85,8 +99,20 @@ def flag_of(v: Any) -> bool:
     return text_of(v).lower() in ("1", "true", "yes")
 
 
-#: a result ID: round version, a dash, the entry number
-RESULT_ID = re.compile(r"(\d+\.\d+)-(\d{4,5})")
+#: a result ID: round version, a dash, the entry number; MLCommons' v4.1 summary_results.json
+#: writes a ``v`` before the version (``v4.1-0001``), every page and footnote none
+RESULT_ID = re.compile(r"v?([0-9]+\.[0-9]+)-([0-9]{4,5})")
+
+
+def result_id_of(text: str) -> str:
+    """A well-formed result ID as pages print it: ``v4.1-0036`` -> ``4.1-0036``."""
+    return text.removeprefix("v")
+
+
+def not_a_number(what: str, text: str) -> str:
+    """The message for a number field whose text is not a number (*what*: "number", "whole number")."""
+    hint = " (write digits with one '.' for decimals, no ',')" if "," in text else ""
+    return f"not a {what}: {text!r}{hint}"
 
 
 #: the longest text a results field may hold (the official files' longest is under 300 characters)
