@@ -26,6 +26,7 @@ from generator.data.fields import (
     number_of,
     result_id_of,
     stripped,
+    suite_of,
     text_of,
     whole_of,
 )
@@ -153,7 +154,7 @@ class _Reading:
             "platform": platform,
             "division": division,
             "category": category,
-            "suite": _each(self.text("suite"), str.lower),
+            "suite": self.suites(scenario),
             "benchmark": benchmark,
             "benchmark_raw": bench_raw,
             "scenario": scenario,
@@ -175,6 +176,12 @@ class _Reading:
             "source_row": [r.loc for r in self.records],
             "details": self.text("details") if "details" in self.reader.cols else [""] * n,
         }
+
+    def suites(self, scenario: list[str]) -> list[str]:
+        """Each record's suite (see :func:`suite_of`): each distinct spelling and scenario once."""
+        suite = [suite_of(t, s) for t, s in zip(self.text("suite"), scenario, strict=True)]
+        _check(None not in suite)
+        return suite  # type: ignore[return-value]  # no None: checked
 
     def ids(self) -> list[str]:
         """Result IDs: every one well formed and of this round (none in the checker's files)."""

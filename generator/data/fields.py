@@ -14,6 +14,35 @@ from typing import Any
 
 CATEGORIES = ("available", "preview", "rdi")
 DIVISIONS = ("closed", "open")
+SUITES = ("datacenter", "edge")
+
+#: the scenarios only one suite has (MLPerf Inference rules): a row of a system submitted to
+#: both suites (``"Suite": "datacenter,edge"``) in one of them belongs to that suite alone
+ONE_SUITE = {
+    "Server": "datacenter",
+    "Interactive": "datacenter",
+    "SingleStream": "edge",
+    "MultiStream": "edge",
+}
+
+
+@functools.lru_cache(maxsize=256)
+def suite_of(text: str, scenario: str | None) -> str | None:
+    """The suite of a row: ``datacenter`` or ``edge`` (any case); a system of both suites
+    (``datacenter,edge``, as MLCommons' files write it) has a row of a scenario one suite alone
+    has in that suite, and an Offline row in both (``datacenter,edge``). None for other text."""
+    parts = {p.strip() for p in text.lower().split(",")}
+    if not parts <= set(SUITES):
+        return None
+    if len(parts) == 1:
+        return parts.pop()
+    return ONE_SUITE.get(scenario or "", ",".join(SUITES))
+
+
+def suites_match(suite: str, wanted: set[str] | frozenset[str]) -> bool:
+    """Whether a row's suite is one of *wanted* (a row of both suites is in each)."""
+    return suite in wanted or any(s in wanted for s in suite.split(","))
+
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
-from generator.data.manifest import SUBMITTER_KINDS, normalize_version
+from generator.data.manifest import SUBMITTER_KINDS, UNCLASSIFIED, normalize_version
 from generator.data.table import ResultsTable
 from generator.errors import LookupFailed
 
@@ -30,8 +30,8 @@ def listing(table: ResultsTable, what: str, round: str | None = None) -> list[tu
     subs = table.submitters
     out: list[tuple[str, str]] = []
     if what == "kinds":
-        for kind, label in SUBMITTER_KINDS.items():
-            names = sorted({str(s) for s in df["submitter"].unique() if kind in subs.kinds(str(s))})
+        for kind, label in [*SUBMITTER_KINDS.items(), (UNCLASSIFIED, "not in data/submitters.toml")]:
+            names = sorted({str(s) for s in df["submitter"].unique() if f"|{kind}|" in subs.kind(str(s))})
             out.append((kind, f"{label}: {', '.join(names) or 'none'}"))
         return out
     col = {

@@ -166,6 +166,10 @@ SUBMITTER_KINDS = {
     "software": "software or other",
 }
 
+#: the kind of an organisation ``data/submitters.toml`` does not classify: counted as such
+#: (a round overview's table of organisations by kind has a line of them), never dropped
+UNCLASSIFIED = "unclassified"
+
 
 @dataclass(frozen=True)
 class Submitter:
@@ -202,9 +206,16 @@ class Submitters:
                 out.append(s.kind)
         return tuple(out)
 
+    def kind_of(self, organisation: str) -> str:
+        """An organisation's kind (one of :meth:`organisations`): :data:`UNCLASSIFIED` when
+        ``data/submitters.toml`` gives none."""
+        s = self.entries.get(organisation)
+        return s.kind if s is not None and s.kind else UNCLASSIFIED
+
     def kind(self, name: str) -> str:
-        """``|cloud|`` style text of :meth:`kinds` (for matching in a column)."""
-        return "|" + "|".join(self.kinds(name)) + "|"
+        """``|cloud|`` style text of the kinds of a submitter's organisations, ``|unclassified|``
+        for one the file does not classify (for matching in a column)."""
+        return "|" + "|".join(dict.fromkeys(self.kind_of(o) for o in self.organisations(name))) + "|"
 
     def members_text(self, name: str) -> str:
         return "|" + "|".join(self.organisations(name)) + "|"

@@ -38,6 +38,8 @@ from generator.data.fields import (
     not_a_number,
     number_of,
     result_id_of,
+    suite_of,
+    suites_match,
     text_of,
     whole_of,
 )
@@ -481,7 +483,7 @@ class _RowReader:
                 return result_id_of(rid)
         return rid
 
-    def _labels(self, raw: _Raw, ctx: str) -> tuple[str, str, str]:
+    def _labels(self, raw: _Raw, ctx: str, scenario: str | None) -> tuple[str, str, str]:
         get, cols = raw.values.get, self.cols
         division = text_of(get(cols["division"], "")).lower()
         if division not in DIVISIONS:
@@ -494,7 +496,13 @@ class _RowReader:
                 "availability",
                 f"unknown category {category!r} (expected available, preview or rdi)",
             )
-        return division, category, text_of(get(cols["suite"], "")).lower()
+        text = text_of(get(cols["suite"], ""))
+        suite = suite_of(text, scenario)
+        if suite is None:
+            self.add(
+                raw, ctx, "suite", f"unknown suite {text!r} (expected datacenter, edge or datacenter,edge)"
+            )
+        return division, category, suite or text.lower()
 
     def _result(self, raw: _Raw, ctx: str, units: str) -> float | None:
         if units not in self.rules.units:
@@ -688,7 +696,7 @@ class _RowReader:
         """Whether a row is outside the divisions and suites asked for (counted in the report)."""
         if keep_div is not None and division not in keep_div:
             reason = f"{division}-division"
-        elif keep_suite is not None and suite not in keep_suite:
+        elif keep_suite is not None and not suites_match(suite, keep_suite):
             reason = f"{suite}-suite"
         else:
             return False
@@ -714,10 +722,10 @@ class _RowReader:
         fv = text_of(get(cols["version"], ""))
         if fv:
             self.file_versions.add(normalize_version(fv))
-        division, category, suite = self._labels(raw, ctx)
+        scenario = self.rules.canonical_scenario(scen_raw)
+        division, category, suite = self._labels(raw, ctx, scenario)
         if self._skipped(division, suite, keep_div, keep_suite):
             return None
-        scenario = self.rules.canonical_scenario(scen_raw)
         if scenario is None:
             self.add(raw, ctx, "scenario", f"unknown scenario {scen_raw!r}")
         units = text_of(get(cols["units"], ""))
