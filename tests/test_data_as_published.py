@@ -240,3 +240,18 @@ def test_add_round_of_a_file_as_published_then_an_overview_whose_organisations_a
     assert rows["Chip vendors"] == str(sum(subs.kind_of(o) == "chip" for o in orgs))
     assert "unclassified: Krai, Vultr" in md
     assert re.search(r"\b5\.1-\d{4}\b", md) and not re.search(r"v5\.1-\d{4}", md)
+
+
+def test_accelerators_no_family_names_are_listed_as_unclassified(
+    tmp_path: Path, manifest: Manifest, shared_dir: Path
+) -> None:
+    rows = official_rows(shared_dir, "6.1")
+    for r in rows[:3]:
+        r["Accelerator"] = "Example NPU 9000"
+    table = ResultsTable.from_dir(write(tmp_path, "6.1", rows).parent.parent, manifest)
+    ids = {r["ID"] for r in rows[:3]}
+    assert dict(listing(table, "families"))["unclassified"] == (
+        f"not in data/accelerators.toml: Example NPU 9000; 3 rows from {len(ids)} system"
+        + ("s" if len(ids) > 1 else "")
+    )
+    assert "unclassified" not in dict(listing(ResultsTable.from_dir(shared_dir, manifest), "families"))
