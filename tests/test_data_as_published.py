@@ -255,3 +255,25 @@ def test_accelerators_no_family_names_are_listed_as_unclassified(
         + ("s" if len(ids) > 1 else "")
     )
     assert "unclassified" not in dict(listing(ResultsTable.from_dir(shared_dir, manifest), "families"))
+
+
+def test_a_blank_model_is_read_from_used_model_only_where_it_names_a_benchmark(
+    tmp_path: Path, manifest: Manifest, shared_dir: Path
+) -> None:
+    """A blank Model was a benchmark named '' (no error); UsedModel stands in where its meaning
+    is certain (resnet50 is the resnet benchmark), else the record is refused naming it."""
+    rows = official_rows(shared_dir, "5.1")
+    closed = next(i for i, r in enumerate(rows) if r["UsedModel"] == "resnet50")
+    open_ = next(i for i, r in enumerate(rows) if r["UsedModel"].startswith("mobilenet"))
+    rows[closed]["Model"] = ""
+    df, _ = read_results(write(tmp_path, "5.1", rows), manifest, version="5.1")
+    assert (df["benchmark"].iloc[closed], df["benchmark_raw"].iloc[closed]) == ("resnet", "resnet50")
+    rows[open_]["Model"] = " "
+    path = write(tmp_path, "5.1", rows)
+    with pytest.raises(DataError) as err:
+        read_results(path, manifest, version="5.1")
+    r = rows[open_]
+    assert err.value.message == (
+        f"{path}: index {open_} (entry {r['ID']} {r['Scenario']}): field 'Model': no benchmark "
+        f"(UsedModel {r['UsedModel']!r} names none of data/benchmarks.toml)"
+    )

@@ -119,6 +119,7 @@ class _Reading:
         category = _each(self.text("availability"), str.lower)
         _check(set(division) <= set(DIVISIONS) and set(category) <= set(CATEGORIES))
         bench_raw, scen_raw = self.text("benchmark"), self.text("scenario")
+        _check("" not in bench_raw)  # the row reader reads UsedModel, or names the record
         benchmark = _each(bench_raw, self.rules.canonical_benchmark)
         scenario = _each(scen_raw, self.rules.canonical_scenario)
         _check(None not in scenario)

@@ -703,15 +703,28 @@ class _RowReader:
         self.report.skipped[reason] = self.report.skipped.get(reason, 0) + 1
         return True
 
+    def _model(self, raw: _Raw) -> str:
+        """The benchmark as the file names it: ``Model`` (``UsedModel`` beside it is the model an
+        Open entry ran, a MobileNet for ``resnet``); where ``Model`` is blank, ``UsedModel`` when
+        it names a benchmark of data/benchmarks.toml (``resnet50``), else blank."""
+        model = text_of(raw.values.get(self.cols["benchmark"], ""))
+        if model or not self.results_shape:
+            return model
+        used = text_of(raw.values.get("UsedModel", ""))
+        return used if self.rules.canonical_benchmark(used) in self.rules.benchmarks else ""
+
     def row(
         self, raw: _Raw, version: str, keep_div: set[str] | None, keep_suite: set[str] | None
     ) -> dict[str, Any] | None:
         """One normalized row, or None when the record is skipped or broken."""
         v, cols = raw.values, self.cols
         get = v.get
-        bench_raw, scen_raw = text_of(get(cols["benchmark"], "")), text_of(get(cols["scenario"], ""))
+        bench_raw, scen_raw = self._model(raw), text_of(get(cols["scenario"], ""))
         rid_text = text_of(get("ID")) if self.results_shape else ""
         ctx = " ".join(p for p in (f"entry {rid_text}" if rid_text else "", bench_raw, scen_raw) if p)
+        if not bench_raw and cols["benchmark"] in v:
+            used = f" (UsedModel {text_of(get('UsedModel', ''))!r} names none of data/benchmarks.toml)"
+            self.add(raw, ctx, "benchmark", "no benchmark" + (used if self.results_shape else ""))
         if not v.keys() >= self.required_set or (self.results_shape and "ID" not in v):
             empty = [c for c in self.required if c not in v]
             if self.results_shape and "ID" not in v:
