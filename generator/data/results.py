@@ -167,6 +167,15 @@ class _Raw:
     values: dict[str, Any]
 
 
+#: the most of a record's context (entry, benchmark, scenario) and of a message a problem shows:
+#: the values it echoes come from the file, and a 200 MB ID made a 200 MB message
+MAX_CONTEXT, MAX_MESSAGE = 200, 600
+
+
+def _clipped(text: str, most: int) -> str:
+    return text if len(text) <= most else text[: most - 1] + "…"
+
+
 class _Problems:
     """Collects validation problems of one file; raises them together."""
 
@@ -175,9 +184,9 @@ class _Problems:
         self.items: list[str] = []
 
     def add(self, loc: str, context: str, fld: str | None, message: str) -> None:
-        where = f"{loc} ({context})" if context else loc
-        field_part = f"field {fld!r}: " if fld else ""
-        self.items.append(f"{self.path}: {where}: {field_part}{message}")
+        where = f"{loc} ({_clipped(context, MAX_CONTEXT)})" if context else loc
+        field_part = f"field {_clipped(fld, MAX_CONTEXT)!r}: " if fld else ""
+        self.items.append(f"{self.path}: {where}: {field_part}{_clipped(message, MAX_MESSAGE)}")
 
     def raise_if_any(self) -> None:
         if not self.items:
