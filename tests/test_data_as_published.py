@@ -277,3 +277,15 @@ def test_a_blank_model_is_read_from_used_model_only_where_it_names_a_benchmark(
         f"{path}: index {open_} (entry {r['ID']} {r['Scenario']}): field 'Model': no benchmark "
         f"(UsedModel {r['UsedModel']!r} names none of data/benchmarks.toml)"
     )
+
+
+def test_a_count_of_organisations_by_kind_counts_members_under_their_own_kind(
+    official: ResultsTable, manifest: Manifest
+) -> None:
+    """Dell_AMD is a chip vendor's and a system builder's submission: AMD counts as a chip
+    vendor, Dell as a system builder, and the figure's formula says so."""
+    lib = Library(official, manifest, Prices.load(ROOT / "data" / "prices.toml"))
+    chips = lib.count(round="6.1", division=None, kind="chip", distinct="organisation")
+    assert "Dell" not in chips.names and "AMD" in chips.names
+    assert "Dell" in lib.count(round="6.1", division=None, kind="oem", distinct="organisation").names
+    assert chips.formula.startswith("distinct organisations of kind chip in selection (")

@@ -290,6 +290,8 @@ class Queries:
             raise LookupFailed(f"distinct={distinct!r}: count one of {', '.join(DISTINCT)}")
         names = self._distinct(rows, distinct, f.get("kind"))
         what = f"distinct {distinct}s" if distinct else "rows"
+        if distinct in ("organisation", "organization") and f.get("kind") is not None:
+            what += f" of kind {f['kind']}"  # each member of a joint submission under its own kind
         return Figure(
             float(len(names) if distinct else len(rows)),
             "count",
