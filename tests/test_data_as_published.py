@@ -289,3 +289,19 @@ def test_a_count_of_organisations_by_kind_counts_members_under_their_own_kind(
     assert "Dell" not in chips.names and "AMD" in chips.names
     assert "Dell" in lib.count(round="6.1", division=None, kind="oem", distinct="organisation").names
     assert chips.formula.startswith("distinct organisations of kind chip in selection (")
+
+
+def test_markup_in_the_suite_field_is_refused_before_any_page(
+    tmp_path: Path, manifest: Manifest, shared_dir: Path
+) -> None:
+    """A suite is one of a closed list, as a division and a category are: markup there never
+    reaches a footnote or a data page (the hostile-markup tests put it there before)."""
+    rows = official_rows(shared_dir, "6.1")
+    rows[0]["Suite"] = "<img src=x onerror=alert(document.domain)>"
+    path = write(tmp_path, "6.1", rows)
+    with pytest.raises(DataError) as err:
+        read_results(path, manifest, version="6.1")
+    assert err.value.message.endswith(
+        "field 'Suite': unknown suite '<img src=x onerror=alert(document.domain)>' "
+        "(expected datacenter, edge or datacenter,edge)"
+    )
