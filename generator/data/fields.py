@@ -16,21 +16,18 @@ CATEGORIES = ("available", "preview", "rdi")
 DIVISIONS = ("closed", "open")
 SUITES = ("datacenter", "edge")
 
-#: the scenarios only one suite has (MLPerf Inference rules): a row of a system submitted to
-#: both suites (``"Suite": "datacenter,edge"``) in one of them belongs to that suite alone
-ONE_SUITE = {
-    "Server": "datacenter",
-    "Interactive": "datacenter",
-    "SingleStream": "edge",
-    "MultiStream": "edge",
-}
+#: the scenarios only one suite has (MLPerf Inference rules, v4.0 to v6.1): a row of a system
+#: submitted to both suites (``"Suite": "datacenter,edge"``) in one of them belongs to that suite
+#: alone. Not SingleStream: the Datacenter suite has it too since v6.0 (text to video)
+ONE_SUITE = {"Server": "datacenter", "Interactive": "datacenter", "MultiStream": "edge"}
 
 
 @functools.lru_cache(maxsize=256)
 def suite_of(text: str, scenario: str | None) -> str | None:
     """The suite of a row: ``datacenter`` or ``edge`` (any case); a system of both suites
     (``datacenter,edge``, as MLCommons' files write it) has a row of a scenario one suite alone
-    has in that suite, and an Offline row in both (``datacenter,edge``). None for other text."""
+    has in that suite, and an Offline or SingleStream row in both (``datacenter,edge``). None
+    for other text."""
     parts = {p.strip() for p in text.lower().split(",")}
     if not parts <= set(SUITES):
         return None
