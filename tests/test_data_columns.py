@@ -94,6 +94,12 @@ VALUES = st.one_of(
             "8.0",
             "2.5",
             "1,024",
+            "113685,0",
+            "113.685,0",
+            "1_000",
+            "\u0663",
+            "+8",
+            "1e3",
             "-1",
             "inf",
             "NaN",
@@ -107,6 +113,11 @@ VALUES = st.one_of(
             "preview",
             "RDI",
             "edge",
+            "datacenter,edge",
+            " Edge, Datacenter ",
+            "datacenter,mobile",
+            "resnet50",
+            "mobilenet-v1-precision_float-1.0-224",
             "server",
             "Offline",
             "Tokens/s",
@@ -114,6 +125,8 @@ VALUES = st.one_of(
             "6.1-0001",
             "6.0-0001",
             "6.1-01",
+            "v6.1-0001",
+            "v6.0-0001",
             "v6.1",
             "v6.0",
             "8x B300",
@@ -132,7 +145,7 @@ VALUES = st.one_of(
 EDITS = st.lists(
     st.tuples(
         st.integers(min_value=0, max_value=11),
-        st.sampled_from(sorted({*RESULTS_FIELDS.values(), *CHECKER_FIELDS.values()})),
+        st.sampled_from(sorted({*RESULTS_FIELDS.values(), *CHECKER_FIELDS.values(), "UsedModel"})),
         st.one_of(VALUES, st.just(KeyError)),  # KeyError: the field taken out of the record
     ),
     max_size=4,
@@ -212,3 +225,21 @@ def test_a_record_the_row_reader_finds_a_problem_in_makes_the_column_reader_give
     columns, _, _, slow = _both(records, cols, JSON, "6.1")
     assert slow.problems.items
     assert columns is None
+
+
+def test_every_spelling_of_the_published_files_is_read_column_by_column_as_the_row_reader_reads_it() -> None:
+    """v-prefixed IDs, a system of both suites, lower-case scenarios: not problems, so the column
+    reader reads them, giving the row reader's rows (the Offline row of both suites in each)."""
+    records, cols = read_records(JSON)
+    records = copy.deepcopy(records)
+    for r in records:
+        v = r.values
+        v.update(ID="v" + v["ID"], Scenario=v["Scenario"].lower(), Suite="datacenter,edge")
+    columns, fast, rows, slow = _both(records, cols, JSON, "6.1")
+    assert columns is not None
+    _same(columns, fast, rows, slow)
+    assert {(s, u) for s, u in zip(columns["scenario"], columns["suite"], strict=True)} >= {
+        ("Offline", "datacenter,edge"),
+        ("Server", "datacenter"),
+    }
+    assert all(not rid.startswith("v") for rid in columns["result_id"])

@@ -137,6 +137,13 @@ def expected(df: pd.DataFrame, version: str) -> dict[str, str]:
     }
 
 
+def organisations_by_kind(markdown: str) -> dict[str, str]:
+    """Table 1 of an overview: organisations by kind, as {label: count}."""
+    at = markdown.index("| Kind of organisation | Organisations |")
+    lines = markdown[at:].split("\n\n", 1)[0].splitlines()[2:]
+    return {ln.split(" | ")[0][2:]: ln.split(" | ")[1].rstrip(" |") for ln in lines}
+
+
 @pytest.mark.parametrize("version", ["5.1", "6.0", "6.1"])
 def test_new_overview_matches_pandas_and_checks_clean(
     version: str, official: ResultsTable, manifest: Manifest, shared_dir: Path, tmp_path: Path
@@ -153,6 +160,10 @@ def test_new_overview_matches_pandas_and_checks_clean(
     assert f"systems used {want['largest']}" in md
     assert f"the largest system result is {want['tokens']}" in md
     assert want["hybrid"] in md
+    kinds = organisations_by_kind(md)
+    assert kinds["All organisations"] == want["orgs"]
+    assert sum(int(n) for label, n in kinds.items() if label != "All organisations") == int(want["orgs"])
+    assert "Unclassified (not in data/submitters.toml)" not in kinds  # every official submitter has a kind
     project = Project.discover(config=ROOT / "mkdocs.yml")
     assert [str(f) for f in run_checks(project, [path], shared_dir)] == []
 

@@ -132,7 +132,9 @@ def _site(tmp: Path, text: str) -> dict[str, list[tuple[str, tuple[str, ...]]]]:
     fields = {"System": text, "Submitter": text, "Software": text, "Platform": text}
     rows = [
         tiny_row("6.1-0001", "gpt-oss-120b", "Server", 80000.0, **fields),
-        tiny_row("6.1-0002", text, "Offline", 9000.0, Suite=text, Accelerator=text, Platform=text),
+        tiny_row(
+            "6.1-0002", text, "Offline", 9000.0, Accelerator=text, Platform=text
+        ),  # Suite: a suite or refused
     ]
     results = write_results(tmp / "r", rows)
     site = build(project=project, results=results, site_dir=tmp / "site", log=lambda _: None, use_cache=False)

@@ -15,7 +15,6 @@ from .conftest import ROOT, tiny_row, write_results
 
 MODEL_LINK = "deepseek-r1[m](javascript:alert(3))"
 MODEL_ATTR = "deepseek-r1[a](y/onmouseover=alert(2)//)"
-SUITE_IMG = "<img src=x onerror=alert(document.domain)>"
 WORDS = "[w](javascript:alert(4)) [a](x/onmouseover=alert(1)//)"
 
 ARTICLE = (
@@ -58,7 +57,9 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
         p.unlink()
     (project.content_dir / "hostile.md").write_text(ARTICLE, "utf-8")
     rows = [
-        tiny_row("6.1-0001", MODEL_LINK, "Server", 80000.0, Suite=SUITE_IMG),
+        tiny_row(
+            "6.1-0001", MODEL_LINK, "Server", 80000.0
+        ),  # Suite: refused unless a suite (test_data_as_published)
         tiny_row("6.1-0002", MODEL_ATTR, "Server", 70000.0),
     ]
     results = write_results(tmp / "r", rows)

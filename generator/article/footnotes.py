@@ -27,7 +27,7 @@ TRADEMARK = (
 )
 NOT_VERIFIED = "Result not verified by MLCommons Association."
 SCENARIO_ORDER = ["Server", "Offline", "Interactive", "SingleStream", "MultiStream"]
-SUITE_NAMES = {"datacenter": "Datacenter", "edge": "Edge"}
+SUITE_NAMES = {"datacenter": "Datacenter", "edge": "Edge", "datacenter,edge": "Datacenter and Edge"}
 ANCHOR = "mlperf-fn-{n}"
 
 

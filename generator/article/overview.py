@@ -75,12 +75,17 @@ In MLPerf® Inference v{{ R }}, {{ orgs }} organisations submitted results under
 
 Altogether, the MLPerf® Inference v{{ R }} results hold {{ count(everything, distinct="system") }} systems across the Datacenter and Edge suites, in both the Closed and Open divisions.{{ cite(R) }}
 
+{% set unclassified = count(everything, kind="unclassified", distinct="organisation") -%}
 | Kind of organisation | Organisations |
 |---|--:|
 {% for kind, label in [("chip", "Chip vendors"), ("oem", "System builders (OEM/ODM)"), ("cloud", "Cloud providers"), ("neocloud", "Neocloud providers"), ("software", "Software and other")] -%}
 | {{ label }} | {{ count(everything, kind=kind, distinct="organisation") }} |
-{% endfor %}
-*Table 1: organisations per kind in MLPerf® Inference v{{ R }}, as data/submitters.toml classifies them (a joint submission counts for each member's kind).*{{ cite(R) }}
+{% endfor -%}
+{% if unclassified.names %}| Unclassified (not in data/submitters.toml) | {{ unclassified }} |
+{% endif -%}
+| All organisations | {{ orgs }} |
+
+*Table 1: organisations per kind in MLPerf® Inference v{{ R }}, as data/submitters.toml classifies them (each member of a joint submission counts once, under its own kind{% if unclassified.names %}; unclassified: {{ unclassified.names | join(", ") }}{% endif %}).*{{ cite(R) }}
 """
 
 

@@ -288,8 +288,10 @@ class Queries:
             raise self.table.no_match(f)
         if distinct is not None and distinct not in DISTINCT:
             raise LookupFailed(f"distinct={distinct!r}: count one of {', '.join(DISTINCT)}")
-        names = self._distinct(rows, distinct)
+        names = self._distinct(rows, distinct, f.get("kind"))
         what = f"distinct {distinct}s" if distinct else "rows"
+        if distinct in ("organisation", "organization") and f.get("kind") is not None:
+            what += f" of kind {f['kind']}"  # each member of a joint submission under its own kind
         return Figure(
             float(len(names) if distinct else len(rows)),
             "count",
@@ -298,13 +300,17 @@ class Queries:
             extra={"names": names},
         )
 
-    def _distinct(self, rows: Sequence[Row], distinct: str | None) -> list[str]:
+    def _distinct(self, rows: Sequence[Row], distinct: str | None, kind: Any = None) -> list[str]:
         if distinct is None:
             return []
         col = DISTINCT[distinct]
         values = [v for v in dict.fromkeys(str(getattr(r, col)) for r in rows) if v.strip()]
         if distinct in ("organisation", "organization"):
-            values = [o for v in values for o in self.manifest.submitters.organisations(v)]
+            subs = self.manifest.submitters
+            values = [o for v in values for o in subs.organisations(v)]
+            if kind is not None:  # a joint submission's members count each under its own kind
+                kinds = {kind} if isinstance(kind, str) else set(kind)
+                values = [o for o in values if subs.kind_of(o) in kinds]
         if distinct == "model":
             values = [model_name(v) for v in values]
         return sorted(set(values), key=str.lower)

@@ -24,7 +24,9 @@ from generator.data.fields import (
     flag_of,
     named_counts,
     number_of,
+    result_id_of,
     stripped,
+    suite_of,
     text_of,
     whole_of,
 )
@@ -117,6 +119,7 @@ class _Reading:
         category = _each(self.text("availability"), str.lower)
         _check(set(division) <= set(DIVISIONS) and set(category) <= set(CATEGORIES))
         bench_raw, scen_raw = self.text("benchmark"), self.text("scenario")
+        _check("" not in bench_raw)  # the row reader reads UsedModel, or names the record
         benchmark = _each(bench_raw, self.rules.canonical_benchmark)
         scenario = _each(scen_raw, self.rules.canonical_scenario)
         _check(None not in scenario)
@@ -152,7 +155,7 @@ class _Reading:
             "platform": platform,
             "division": division,
             "category": category,
-            "suite": _each(self.text("suite"), str.lower),
+            "suite": self.suites(scenario),
             "benchmark": benchmark,
             "benchmark_raw": bench_raw,
             "scenario": scenario,
@@ -175,15 +178,24 @@ class _Reading:
             "details": self.text("details") if "details" in self.reader.cols else [""] * n,
         }
 
+    def suites(self, scenario: list[str]) -> list[str]:
+        """Each record's suite (see :func:`suite_of`): each distinct spelling and scenario once."""
+        suite = [suite_of(t, s) for t, s in zip(self.text("suite"), scenario, strict=True)]
+        _check(None not in suite)
+        return suite  # type: ignore[return-value]  # no None: checked
+
     def ids(self) -> list[str]:
         """Result IDs: every one well formed and of this round (none in the checker's files)."""
         if not self.reader.results_shape:
             return [""] * len(self.values)
-        ids = _texts([v["ID"] for v in self.values])
-        _check(not {entry for entry, _ in self.reader.waivers} & set(ids))  # the row reader applies it
-        for rid in set(ids):
-            m = RESULT_ID.fullmatch(rid)
+        texts = _texts([v["ID"] for v in self.values])
+        once: dict[str, str] = {}
+        for text in set(texts):
+            m = RESULT_ID.fullmatch(text)
             _check(m is not None and (not self.version or m.group(1) == self.version))
+            once[text] = result_id_of(text)
+        ids = [once[t] for t in texts]
+        _check(not {entry for entry, _ in self.reader.waivers} & set(ids))  # the row reader applies it
         return ids
 
     def results(self, units: list[str]) -> list[float]:

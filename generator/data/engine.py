@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
+from generator.data.fields import suites_match
+
 if TYPE_CHECKING:
     from generator.data.manifest import Submitters
     from generator.data.table import Row
@@ -59,6 +61,8 @@ def eq_predicate(
     attr = ATTRIBUTE.get(name, name)
     if name in ("division", "category", "suite"):
         low = {c.lower() for c in canon}
+        if name == "suite":  # a row of both suites (datacenter,edge) is in each
+            return lambda r: suites_match(r.suite, low)
         return lambda r: getattr(r, attr) in low
     if name == "submitter":
         return lambda r: r.submitter in canon or r.submitter.replace("_", " ") in canon

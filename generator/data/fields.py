@@ -14,6 +14,32 @@ from typing import Any
 
 CATEGORIES = ("available", "preview", "rdi")
 DIVISIONS = ("closed", "open")
+SUITES = ("datacenter", "edge")
+
+#: the scenarios only one suite has (MLPerf Inference rules, v4.0 to v6.1): a row of a system
+#: submitted to both suites (``"Suite": "datacenter,edge"``) in one of them belongs to that suite
+#: alone. Not SingleStream: the Datacenter suite has it too since v6.0 (text to video)
+ONE_SUITE = {"Server": "datacenter", "Interactive": "datacenter", "MultiStream": "edge"}
+
+
+@functools.lru_cache(maxsize=256)
+def suite_of(text: str, scenario: str | None) -> str | None:
+    """The suite of a row: ``datacenter`` or ``edge`` (any case); a system of both suites
+    (``datacenter,edge``, as MLCommons' files write it) has a row of a scenario one suite alone
+    has in that suite, and an Offline or SingleStream row in both (``datacenter,edge``). None
+    for other text."""
+    parts = {p.strip() for p in text.lower().split(",")}
+    if not parts <= set(SUITES):
+        return None
+    if len(parts) == 1:
+        return parts.pop()
+    return ONE_SUITE.get(scenario or "", ",".join(SUITES))
+
+
+def suites_match(suite: str, wanted: set[str] | frozenset[str]) -> bool:
+    """Whether a row's suite is one of *wanted* (a row of both suites is in each)."""
+    return suite in wanted or any(s in wanted for s in suite.split(","))
+
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 
@@ -43,9 +69,21 @@ def stripped(text: str) -> str:
 MAX_WHOLE = 2**53
 
 
+#: the one grammar of a number written as text (results files write ``10891.1``, ``8``,
+#: ``1e-05``): ASCII digits, at most one decimal point, an optional exponent. No thousands
+#: separator: ``113685,0`` (a decimal comma) and ``113.685,0`` are not numbers, where reading
+#: the comma as a separator published ten times the result
+NUMBER = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+WHOLE = re.compile(r"[+-]?[0-9]+")
+
+#: text a number field may hold for "no value"
+BLANK = ("", "none", "nan", "n/a")
+
+
 def number_of(v: Any) -> float | None:
-    """Parse a number; ``None`` for blank, raise ValueError for text that is not one (an
-    integer too large for a float is infinite, as the float literal of as many digits is)."""
+    """Parse a number; ``None`` for blank, raise ValueError for text that is not one in the
+    grammar of :data:`NUMBER` (an integer too large for a float is infinite, as the float
+    literal of as many digits is)."""
     if isinstance(v, bool):
         raise ValueError(v)
     if isinstance(v, float):
@@ -56,15 +94,17 @@ def number_of(v: Any) -> float | None:
         except OverflowError:
             return math.inf if v > 0 else -math.inf
     s = text_of(v)
-    if s == "" or s.lower() in ("none", "nan", "n/a"):
+    if s.lower() in BLANK:
         return None
-    return float(s.replace(",", ""))
+    if NUMBER.fullmatch(s) is None:
+        raise ValueError(s)
+    return float(s)
 
 
 def whole_of(v: Any) -> int | None:
     """Parse a whole number; ``None`` for blank, raise ValueError for anything else (a fraction,
     text, a number beyond :data:`MAX_WHOLE` either way, infinite or not)."""
-    if type(v) is str and (digits := text_of(v).replace(",", "")).lstrip("+-").isdecimal():
+    if type(v) is str and WHOLE.fullmatch(digits := text_of(v)):
         v = int(digits)  # exactly: as a float, 9007199254740993 would be ...992
     if type(v) is int:
         if -MAX_WHOLE <= v <= MAX_WHOLE:
@@ -85,8 +125,20 @@ def flag_of(v: Any) -> bool:
     return text_of(v).lower() in ("1", "true", "yes")
 
 
-#: a result ID: round version, a dash, the entry number
-RESULT_ID = re.compile(r"(\d+\.\d+)-(\d{4,5})")
+#: a result ID: round version, a dash, the entry number; MLCommons' v4.1 summary_results.json
+#: writes a ``v`` before the version (``v4.1-0001``), every page and footnote none
+RESULT_ID = re.compile(r"v?([0-9]+\.[0-9]+)-([0-9]{4,5})")
+
+
+def result_id_of(text: str) -> str:
+    """A well-formed result ID as pages print it: ``v4.1-0036`` -> ``4.1-0036``."""
+    return text.removeprefix("v")
+
+
+def not_a_number(what: str, text: str) -> str:
+    """The message for a number field whose text is not a number (*what*: "number", "whole number")."""
+    hint = " (write digits with one '.' for decimals, no ',')" if "," in text else ""
+    return f"not a {what}: {text!r}{hint}"
 
 
 #: the longest text a results field may hold (the official files' longest is under 300 characters)

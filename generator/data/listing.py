@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
-from generator.data.manifest import SUBMITTER_KINDS, normalize_version
+from generator.data.manifest import SUBMITTER_KINDS, UNCLASSIFIED, normalize_version
 from generator.data.table import ResultsTable
 from generator.errors import LookupFailed
 
@@ -30,8 +30,8 @@ def listing(table: ResultsTable, what: str, round: str | None = None) -> list[tu
     subs = table.submitters
     out: list[tuple[str, str]] = []
     if what == "kinds":
-        for kind, label in SUBMITTER_KINDS.items():
-            names = sorted({str(s) for s in df["submitter"].unique() if kind in subs.kinds(str(s))})
+        for kind, label in [*SUBMITTER_KINDS.items(), (UNCLASSIFIED, "not in data/submitters.toml")]:
+            names = sorted({str(s) for s in df["submitter"].unique() if f"|{kind}|" in subs.kind(str(s))})
             out.append((kind, f"{label}: {', '.join(names) or 'none'}"))
         return out
     col = {
@@ -63,7 +63,21 @@ def listing(table: ResultsTable, what: str, round: str | None = None) -> list[tu
         else:
             detail = f"{_n(len(g.benchmarks), 'benchmark')}; {_n(rows, 'row')}"
         out.append((name, detail))
+    if what == "families":
+        out += _unclassified_accelerators(table, df)
     return sorted(out, key=lambda x: x[0].lower())
+
+
+def _unclassified_accelerators(table: ResultsTable, df: pd.DataFrame) -> list[tuple[str, str]]:
+    """The accelerators no family of data/accelerators.toml names (CPU-only rows aside), as one
+    ``unclassified`` line: counted, never left out of the list."""
+    fm = table.manifest.families if table.manifest else None
+    rows = df[(df["family"] == "") & ~df["accelerator"].map(lambda a: fm is None or fm.is_cpu_only(str(a)))]
+    if rows.empty:
+        return []
+    names = ", ".join(sorted({str(a) for a in rows["accelerator"]}))
+    systems = _n(rows["result_id"].nunique(), "system")
+    return [(UNCLASSIFIED, f"not in data/accelerators.toml: {names}; {_n(len(rows), 'row')} from {systems}")]
 
 
 @dataclass

@@ -13,7 +13,7 @@ import functools
 import json
 import re
 import tomllib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -166,6 +166,10 @@ SUBMITTER_KINDS = {
     "software": "software or other",
 }
 
+#: the kind of an organisation ``data/submitters.toml`` does not classify: counted as such
+#: (a round overview's table of organisations by kind has a line of them), never dropped
+UNCLASSIFIED = "unclassified"
+
 
 @dataclass(frozen=True)
 class Submitter:
@@ -202,9 +206,16 @@ class Submitters:
                 out.append(s.kind)
         return tuple(out)
 
+    def kind_of(self, organisation: str) -> str:
+        """An organisation's kind (one of :meth:`organisations`): :data:`UNCLASSIFIED` when
+        ``data/submitters.toml`` gives none."""
+        s = self.entries.get(organisation)
+        return s.kind if s is not None and s.kind else UNCLASSIFIED
+
     def kind(self, name: str) -> str:
-        """``|cloud|`` style text of :meth:`kinds` (for matching in a column)."""
-        return "|" + "|".join(self.kinds(name)) + "|"
+        """``|cloud|`` style text of the kinds of a submitter's organisations, ``|unclassified|``
+        for one the file does not classify (for matching in a column)."""
+        return "|" + "|".join(dict.fromkeys(self.kind_of(o) for o in self.organisations(name))) + "|"
 
     def members_text(self, name: str) -> str:
         return "|" + "|".join(self.organisations(name)) + "|"
@@ -293,12 +304,22 @@ def read_toml(path: Path) -> dict[str, Any]:
             raise ManifestError(f"{path}: invalid TOML: {exc}") from None
 
 
-def read_json(path: Path, error: type[GpuInsightsError] = ManifestError) -> Any:
+def read_json(
+    path: Path,
+    error: type[GpuInsightsError] = ManifestError,
+    object_pairs_hook: Callable[[list[tuple[str, Any]]], Any] | None = None,
+    seen: Callable[[str], None] | None = None,
+) -> Any:
     """A JSON file; every way it can be unreadable (not UTF-8, invalid or too deeply nested JSON,
-    an integer of more digits than Python converts, a folder) is an *error* naming it."""
+    an integer of more digits than Python converts, a folder) is an *error* naming it. A UTF-8
+    byte order mark before it is read as the CSV reader reads one: as nothing. *seen* is given
+    the file's text before it is parsed."""
     with _unreadable(path, error, "JSON", "arrays or objects"):
         try:
-            return json.loads(path.read_bytes().decode("utf-8"))
+            text = path.read_bytes().decode("utf-8-sig")
+            if seen is not None:
+                seen(text)
+            return json.loads(text, object_pairs_hook=object_pairs_hook)
         except json.JSONDecodeError as exc:
             raise error(f"{path}: line {exc.lineno} column {exc.colno}: invalid JSON: {exc.msg}") from None
 

@@ -17,6 +17,9 @@ from __future__ import annotations
 
 import csv
 import math
+import re
+import zipfile
+from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,7 +35,11 @@ from generator.data.fields import (
     RESULT_ID,
     flag_of,
     named_counts,
+    not_a_number,
     number_of,
+    result_id_of,
+    suite_of,
+    suites_match,
     text_of,
     whole_of,
 )
@@ -160,6 +167,15 @@ class _Raw:
     values: dict[str, Any]
 
 
+#: the most of a record's context (entry, benchmark, scenario) and of a message a problem shows:
+#: the values it echoes come from the file, and a 200 MB ID made a 200 MB message
+MAX_CONTEXT, MAX_MESSAGE = 200, 600
+
+
+def _clipped(text: str, most: int) -> str:
+    return text if len(text) <= most else text[: most - 1] + "…"
+
+
 class _Problems:
     """Collects validation problems of one file; raises them together."""
 
@@ -168,9 +184,9 @@ class _Problems:
         self.items: list[str] = []
 
     def add(self, loc: str, context: str, fld: str | None, message: str) -> None:
-        where = f"{loc} ({context})" if context else loc
-        field_part = f"field {fld!r}: " if fld else ""
-        self.items.append(f"{self.path}: {where}: {field_part}{message}")
+        where = f"{loc} ({_clipped(context, MAX_CONTEXT)})" if context else loc
+        field_part = f"field {_clipped(fld, MAX_CONTEXT)!r}: " if fld else ""
+        self.items.append(f"{self.path}: {where}: {field_part}{_clipped(message, MAX_MESSAGE)}")
 
     def raise_if_any(self) -> None:
         if not self.items:
@@ -188,10 +204,68 @@ class _Problems:
 # --------------------------------------------------------------------------- readers
 
 
+class _Repeated(dict[str, Any]):
+    """A JSON object that names a key more than once (Python's reader keeps the last value)."""
+
+    repeated: tuple[str, ...] = ()
+
+
+def _json_object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object as a dict; one naming a key twice is a :class:`_Repeated` saying which."""
+    d = dict(pairs)
+    if len(d) == len(pairs):
+        return d
+    out = _Repeated(pairs)
+    out.repeated = tuple(k for k, n in Counter(k for k, _ in pairs).items() if n > 1)
+    return out
+
+
+#: a JSON escape of a UTF-16 surrogate: only such a file can give text holding a lone one
+_ESCAPED_SURROGATE = re.compile(r"\\u[dD][89a-fA-F]")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _shown(text: str) -> str:
+    """*text* printable: a lone surrogate as its escape (it cannot be written as UTF-8)."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def _record_context(rec: dict[str, Any]) -> str:
+    """What names a record in a message, as the row reader does: entry, benchmark, scenario."""
+    rid, bench, scen = (_shown(text_of(rec.get(k))) for k in ("ID", "Model", "Scenario"))
+    return " ".join(p for p in (f"entry {rid}" if rid else "", bench, scen) if p)
+
+
+def _json_problems(path: Path, records: list[_Raw], surrogates: bool) -> None:
+    """Records naming a key twice, and (where the file escapes a surrogate) text holding a lone
+    surrogate, which no page can print: one error naming file, record, entry, key or field."""
+    problems = _Problems(path)
+    for raw in records:
+        rec = raw.values
+        for key in rec.repeated if isinstance(rec, _Repeated) else ():
+            problems.add(raw.loc, _record_context(rec), None, f"key {key!r} appears twice in one record")
+        if not surrogates:
+            continue
+        for key, value in rec.items():
+            for text in (key, value if type(value) is str else ""):
+                m = _SURROGATE.search(text)
+                if m is not None:
+                    shown = f"{text[:80]!r}{'...' if len(text) > 80 else ''}"
+                    message = f"a lone surrogate {m.group(0)!r} in {shown}: not text; correct the file"
+                    problems.add(raw.loc, _record_context(rec), key, message)
+                    break
+    problems.raise_if_any()
+
+
 def _read_json(path: Path) -> list[_Raw]:
-    data = read_json(path, DataError)
+    escapes: list[bool] = []
+    data = read_json(
+        path, DataError, _json_object, seen=lambda text: escapes.append(bool(_ESCAPED_SURROGATE.search(text)))
+    )
     if isinstance(data, dict):
         # some exports wrap the list: {"results": [...]}
+        if isinstance(data, _Repeated):
+            raise DataError(f"{path}: key {data.repeated[0]!r} appears twice in the file's object")
         lists = [v for v in data.values() if isinstance(v, list)]
         if len(lists) != 1:
             raise DataError(f"{path}: expected a JSON array of result records")
@@ -203,6 +277,7 @@ def _read_json(path: Path) -> list[_Raw]:
         if not isinstance(rec, dict):
             raise DataError(f"{path}: index {i}: expected a JSON object, got {type(rec).__name__}")
         out.append(_Raw(f"index {i}", rec))
+    _json_problems(path, out, any(escapes))
     return out
 
 
@@ -277,9 +352,33 @@ def _read_csv(path: Path) -> list[_Raw]:
     return out
 
 
-def _read_xlsx(path: Path) -> list[_Raw]:
-    import openpyxl
+#: the most a summary.xlsx may unpack to: the results page's workbooks unpack to a few
+#: megabytes; openpyxl holds the shared strings in memory, so a larger one is refused before
+#: it reads them (a 1.6 MB file holding one 1.5 GB cell cost 54 s and 3.2 GB)
+MAX_XLSX_UNPACKED = 64 * 2**20
 
+
+def _xlsx_size(path: Path) -> None:
+    """Refuse a workbook whose parts unpack to more than :data:`MAX_XLSX_UNPACKED` bytes. The
+    sizes are the zip's own; Python's zip reader reads no part past its stated size."""
+    try:
+        with zipfile.ZipFile(path) as z:
+            parts = [(i.file_size, i.filename) for i in z.infolist()]
+    except (zipfile.BadZipFile, OSError, ValueError) as exc:
+        raise DataError(f"{path}: not a readable xlsx workbook: {exc}") from None
+    total = sum(size for size, _ in parts)
+    if total > MAX_XLSX_UNPACKED:
+        size, name = max(parts)
+        raise DataError(
+            f"{path}: the workbook unpacks to {total:,} bytes ({name}: {size:,}); a results "
+            f"workbook unpacks to a few megabytes, at most {MAX_XLSX_UNPACKED:,} are read"
+        )
+
+
+def _read_xlsx(path: Path) -> list[_Raw]:
+    import openpyxl  # here: the JSON and CSV files most builds read need none of it
+
+    _xlsx_size(path)
     try:
         wb = openpyxl.load_workbook(path, read_only=True, data_only=True)
     except Exception as exc:  # openpyxl raises many kinds for broken files
@@ -347,7 +446,7 @@ def _whole(problems: _Problems, raw: _Raw, ctx: str, col: str) -> int | None:
     try:
         return whole_of(v)
     except ValueError:
-        problems.add(raw.loc, ctx, col, f"not a whole number: {text_of(v)!r}")
+        problems.add(raw.loc, ctx, col, not_a_number("whole number", text_of(v)))
         return None
 
 
@@ -389,9 +488,11 @@ class _RowReader:
                 )
             elif version and m.group(1) != version:
                 self.add(raw, ctx, "ID", f"result ID {rid} belongs to round v{m.group(1)}, not v{version}")
+            else:
+                return result_id_of(rid)
         return rid
 
-    def _labels(self, raw: _Raw, ctx: str) -> tuple[str, str, str]:
+    def _labels(self, raw: _Raw, ctx: str, scenario: str | None) -> tuple[str, str, str]:
         get, cols = raw.values.get, self.cols
         division = text_of(get(cols["division"], "")).lower()
         if division not in DIVISIONS:
@@ -404,7 +505,13 @@ class _RowReader:
                 "availability",
                 f"unknown category {category!r} (expected available, preview or rdi)",
             )
-        return division, category, text_of(get(cols["suite"], "")).lower()
+        text = text_of(get(cols["suite"], ""))
+        suite = suite_of(text, scenario)
+        if suite is None:
+            self.add(
+                raw, ctx, "suite", f"unknown suite {text!r} (expected datacenter, edge or datacenter,edge)"
+            )
+        return division, category, suite or text.lower()
 
     def _result(self, raw: _Raw, ctx: str, units: str) -> float | None:
         if units not in self.rules.units:
@@ -414,7 +521,7 @@ class _RowReader:
         try:
             result = number_of(value)
         except ValueError:
-            self.add(raw, ctx, "result", f"not a number: {text_of(value)!r}")
+            self.add(raw, ctx, "result", not_a_number("number", text_of(value)))
             return None
         if result is None:
             self.add(raw, ctx, "result", "missing result")
@@ -598,12 +705,22 @@ class _RowReader:
         """Whether a row is outside the divisions and suites asked for (counted in the report)."""
         if keep_div is not None and division not in keep_div:
             reason = f"{division}-division"
-        elif keep_suite is not None and suite not in keep_suite:
+        elif keep_suite is not None and not suites_match(suite, keep_suite):
             reason = f"{suite}-suite"
         else:
             return False
         self.report.skipped[reason] = self.report.skipped.get(reason, 0) + 1
         return True
+
+    def _model(self, raw: _Raw) -> str:
+        """The benchmark as the file names it: ``Model`` (``UsedModel`` beside it is the model an
+        Open entry ran, a MobileNet for ``resnet``); where ``Model`` is blank, ``UsedModel`` when
+        it names a benchmark of data/benchmarks.toml (``resnet50``), else blank."""
+        model = text_of(raw.values.get(self.cols["benchmark"], ""))
+        if model or not self.results_shape:
+            return model
+        used = text_of(raw.values.get("UsedModel", ""))
+        return used if self.rules.canonical_benchmark(used) in self.rules.benchmarks else ""
 
     def row(
         self, raw: _Raw, version: str, keep_div: set[str] | None, keep_suite: set[str] | None
@@ -611,9 +728,12 @@ class _RowReader:
         """One normalized row, or None when the record is skipped or broken."""
         v, cols = raw.values, self.cols
         get = v.get
-        bench_raw, scen_raw = text_of(get(cols["benchmark"], "")), text_of(get(cols["scenario"], ""))
+        bench_raw, scen_raw = self._model(raw), text_of(get(cols["scenario"], ""))
         rid_text = text_of(get("ID")) if self.results_shape else ""
         ctx = " ".join(p for p in (f"entry {rid_text}" if rid_text else "", bench_raw, scen_raw) if p)
+        if not bench_raw and cols["benchmark"] in v:
+            used = f" (UsedModel {text_of(get('UsedModel', ''))!r} names none of data/benchmarks.toml)"
+            self.add(raw, ctx, "benchmark", "no benchmark" + (used if self.results_shape else ""))
         if not v.keys() >= self.required_set or (self.results_shape and "ID" not in v):
             empty = [c for c in self.required if c not in v]
             if self.results_shape and "ID" not in v:
@@ -624,10 +744,10 @@ class _RowReader:
         fv = text_of(get(cols["version"], ""))
         if fv:
             self.file_versions.add(normalize_version(fv))
-        division, category, suite = self._labels(raw, ctx)
+        scenario = self.rules.canonical_scenario(scen_raw)
+        division, category, suite = self._labels(raw, ctx, scenario)
         if self._skipped(division, suite, keep_div, keep_suite):
             return None
-        scenario = self.rules.canonical_scenario(scen_raw)
         if scenario is None:
             self.add(raw, ctx, "scenario", f"unknown scenario {scen_raw!r}")
         units = text_of(get(cols["units"], ""))

@@ -18,7 +18,8 @@ import numpy as np
 import pandas as pd
 
 from generator.data import engine
-from generator.data.manifest import Manifest, Submitters, normalize_version
+from generator.data.fields import suites_match
+from generator.data.manifest import SUBMITTER_KINDS, UNCLASSIFIED, Manifest, Submitters, normalize_version
 from generator.data.results import (
     COLUMNS,
     LoadReport,
@@ -496,7 +497,10 @@ class ResultsTable:
             return texts.apply(lambda text: any(f"|{v}|" in text for v in values)).astype(bool)
         canon = [self._canonical(name, str(v)) for v in values]
         col = {"round": "round", "entry": "result_id"}.get(name, name)
-        if name in ("division", "category", "suite"):
+        if name == "suite":  # a row of both suites (datacenter,edge) is in each
+            wanted = {c.lower() for c in canon}
+            return df[col].isin([x for x in df[col].unique() if suites_match(str(x), wanted)])
+        if name in ("division", "category"):
             return df[col].isin([c.lower() for c in canon])
         if name == "submitter":
             return df[col].isin(canon) | df[col].str.replace("_", " ").isin(canon)
@@ -577,8 +581,8 @@ class ResultsTable:
         }.get(what, what)
         key = (col, None if round is None else normalize_version(round))
         if key not in self._names:  # asked again by every "no results match" message
-            if col == "kind":
-                found = {k for s in self.df["submitter"].unique() for k in self.submitters.kinds(str(s))}
+            if col == "kind":  # a fixed list: a kind no row has is a count of none, not a misspelling
+                found = {*SUBMITTER_KINDS, UNCLASSIFIED}
             else:  # the one column, not the round's rows of every column
                 values = self.df[col].to_numpy()
                 values = values if key[1] is None else values[self._positions(key[1], None, None)]
