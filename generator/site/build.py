@@ -21,6 +21,7 @@ from typing import Any
 
 from generator.article.ahead import CompileAhead
 from generator.article.charts import load_altair
+from generator.article.figures import ledger_calc, ledger_format, ledger_row
 from generator.article.functions import Library, Prices
 from generator.article.pool import Outcome, render_articles
 from generator.article.render import Rendered, Renderer, load_article
@@ -157,6 +158,7 @@ def ledger_entries(rendered: list[Rendered], project: Project) -> list[dict[str,
             rel = r.article.path
         for u in r.uses:
             f = u.figure
+            index = {e: i for i, e in enumerate(f.entries)}
             rows.append(
                 {
                     "article": r.article.slug,
@@ -167,15 +169,11 @@ def ledger_entries(rendered: list[Rendered], project: Project) -> list[dict[str,
                     "kind": f.kind,
                     "formula": f.formula,
                     "table": u.table,
-                    "entries": [
-                        {
-                            "round": e.round,
-                            "id": e.result_id,
-                            "benchmark": e.benchmark,
-                            "scenario": e.scenario,
-                        }
-                        for e in f.entries
-                    ],
+                    # each row's key, units and place in its round's official file, and how the
+                    # value was made of them and printed: what `gpu-insights audit` re-derives
+                    "entries": [ledger_row(e) for e in f.entries],
+                    "calc": ledger_calc(f.calc, index),
+                    "format": ledger_format(f),
                 }
             )
     return rows
