@@ -561,12 +561,15 @@ def build(
     keep_docs: Path | None = None,
     jobs: int | None = None,
     drawing: Drawing | None = None,
+    audit: bool = True,
 ) -> BuildResult:
     """Build the whole site; the previous site stays in place unless every step succeeds.
 
     Articles render in up to *jobs* worker processes (default: one per core); the site is
     byte-identical whatever their number. Charts' SVG fallbacks are drawn by *drawing* (one
-    started ahead, keeping them where this build does: :func:`new_drawing`), else by a new one."""
+    started ahead, keeping them where this build does: :func:`new_drawing`), else by a new one.
+    With *audit*, every printed figure of the new site is re-derived from the official files
+    (:func:`audit_new_site`) before it replaces the previous one."""
     start = time.monotonic()
     project = project or Project.discover()
     target = SiteDir(
@@ -612,6 +615,8 @@ def build(
             )
         finally:
             drawing.cancel()  # before the work folder goes, after a failure (after success: nothing)
+        if audit:
+            audit_new_site(project, results, work / "site", log)
         # the inputs again: pages of an article edited during this build must not be kept under
         # the digest of what it was before
         if digest and digest == reuse.inputs_digest(project, results, strict=strict):
@@ -623,6 +628,22 @@ def build(
     secs = time.monotonic() - start
     log(f"site written to {target.path} in {secs:.1f}s")
     return BuildResult(target.path, p.rendered, p.ledger, findings=p.findings, seconds=secs)
+
+
+def audit_new_site(project: Project, results: Path | None, site: Path, log: Log) -> None:
+    """Re-derive every figure of the built *site* from the official files (*results*, else the
+    embedded sample) by the independent :mod:`generator.audit`; a mismatch fails the build."""
+    from generator import audit  # reads official files again: only builds that audit need it
+
+    folder = results if results is not None else project.sample_dir
+    files = {name: project.data_file(name) for name in audit.DATA_NAMES}
+    try:
+        report = audit.audit_site(site, folder, files)
+    except audit.AuditError as exc:
+        raise BuildError(f"audit: {exc}; the previous site is left as it was") from None
+    log(report.summary())
+    if report.mismatches:
+        raise BuildError(f"{audit.failure_message(report)}\nthe previous site is left as it was")
 
 
 def article_paths(project: Project, paths: list[Path]) -> list[Path]:
