@@ -590,12 +590,13 @@ class Report:
 QUOTED = {"stated", "constant"}
 
 
-def audit_ledger(ledger: list[Any], results: Path, data: Data) -> Report:
+def audit_ledger(ledger: list[Any], results: Path, data: Data, sources: Sources | None = None) -> Report:
     """Re-derive every figure of *ledger* (``figures.json``'s list) from the official files
-    under *results*; each mismatch names the article, its template line and the figure."""
+    under *results* (read by *sources*, which keeps them for the next audit, or read anew);
+    each mismatch names the article, its template line and the figure."""
     start = time.monotonic()
     report = Report(figures=len(ledger))
-    sources = Sources(results, data)
+    sources = sources or Sources(results, data)
     seen: Counter[tuple[str, int]] = Counter()
     for i, fig in enumerate(ledger):
         if not isinstance(fig, dict):
