@@ -71,10 +71,10 @@ _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 
 
 def text(v: Any) -> str:
-    """A field as text: control characters out, stripped."""
+    """A field as text: tabs and line breaks as spaces, other control characters out, stripped."""
     if v is None or (isinstance(v, float) and v != v):
         return ""
-    return _CONTROL.sub(" ", str(v)).strip()
+    return _CONTROL.sub(lambda m: " " if m.group(0) in "\t\n\r" else "", str(v)).strip()
 
 
 def number(v: Any) -> float | None:
@@ -464,8 +464,10 @@ class Evaluator:
 
     def op_count(self, c: dict[str, Any]) -> float:
         refs = c.get("rows")
-        if refs == []:
-            return 0.0
+        if not isinstance(refs, list):
+            raise Mismatch("the calculation names no rows")
+        if not refs:
+            return 0.0  # a count of an empty selection
         distinct = c.get("distinct")
         if distinct is None:
             return float(len(self.rows(refs)))
@@ -641,8 +643,8 @@ def _audit_figure(fig: dict[str, Any], sources: Sources) -> str:
     recorded = fig.get("value")
     if not _same(recorded, value):
         return f"the ledger records {recorded!r}; the official rows give {value!r} ({_formula(fig)})"
-    fmt = fig.get("format") if isinstance(fig.get("format"), dict) else {}
-    want = printed(value, kind, fmt)
+    fmt = fig.get("format")
+    want = printed(value, kind, fmt if isinstance(fmt, dict) else {})
     if shown != want:
         return f"prints {shown!r}; the official rows give {value!r}, which prints {want!r} ({_formula(fig)})"
     return ""

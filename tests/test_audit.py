@@ -280,7 +280,7 @@ def test_the_audit_reads_the_embedded_sample_by_default(tmp_path: Path) -> None:
     log: list[str] = []
     build(project=Project(pub), site_dir=site, log=log.append, use_cache=False, jobs=1)
     ledger = json.loads((site / "figures.json").read_text("utf-8"))
-    assert any(line.startswith(f"audit: {len(ledger) - 0} of {len(ledger)} figures") for line in log), log
+    assert any(line.startswith(f"audit: {len(ledger)} of {len(ledger)} figures") for line in log), log
     res = CliRunner().invoke(main, ["-f", str(pub / "mkdocs.yml"), "audit", str(site)])
     assert res.exit_code == 0, res.output
     assert res.output.startswith(f"audit: {len(ledger)} of {len(ledger)} figures re-derived")
