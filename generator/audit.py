@@ -609,7 +609,8 @@ def audit_ledger(ledger: list[Any], results: Path, data: Data, sources: Sources 
     for i, fig in enumerate(ledger):
         if not isinstance(fig, dict):
             raise AuditError(f"figure {i}: expected an object (is this a gpu-insights figures.json?)")
-        where = (str(fig.get("article", "")), int(fig.get("line", 0) or 0))
+        line = fig.get("line")
+        where = (str(fig.get("article", "")), line if isinstance(line, int) else 0)
         seen[where] += 1
         problem = _audit_figure(fig, sources)
         kind = str(fig.get("kind", ""))
@@ -632,6 +633,8 @@ def _audit_figure(fig: dict[str, Any], sources: Sources) -> str:
     calc = fig.get("calc")
     if not isinstance(entries, list) or not isinstance(calc, dict):
         return "the ledger records no calculation for it (built by an older gpu-insights?)"
+    if not all(isinstance(e, dict) for e in entries):
+        return "the ledger's entries of it are not objects (is this a gpu-insights figures.json?)"
     ev = Evaluator(sources, entries)
     try:
         value = ev.value(calc)

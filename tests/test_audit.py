@@ -158,6 +158,31 @@ def test_a_row_that_is_not_the_entry_the_ledger_names_is_a_mismatch(
     )
 
 
+def test_a_missing_official_file_and_a_broken_ledger_are_named(
+    official_site: tuple[Path, list[str]], tmp_path: Path
+) -> None:
+    ledger = json.loads((official_site[0] / "figures.json").read_text("utf-8"))
+    first = next(e for f in ledger for e in f["entries"])
+    code, out = run("audit", str(official_site[0]), "--results", str(tmp_path))
+    assert (code, out) == (
+        1,
+        f"Error: {tmp_path / first['source']}: the official file the ledger names is not there\n",
+    )
+    (tmp_path / "figures.json").write_text(
+        '[{"article": "a", "line": "x", "entries": [1], "calc": {}}]', "utf-8"
+    )
+    code, out = run("audit", str(tmp_path / "figures.json"), "--results", str(tmp_path))
+    assert code == 1
+    assert out.splitlines()[1] == (
+        "  a:0: article a, line 0, figure 1 (, printed None): the ledger's entries of it are not objects "
+        "(is this a gpu-insights figures.json?)"
+    )
+    (tmp_path / "figures.json").write_text("{", "utf-8")
+    code, out = run("audit", str(tmp_path / "figures.json"), "--results", str(tmp_path))
+    assert code == 1
+    assert out.startswith(f"Error: {tmp_path / 'figures.json'}: not a readable figures ledger: ")
+
+
 def test_the_audit_imports_only_the_standard_library_and_nothing_of_generator() -> None:
     tree = ast.parse(Path(audit.__file__).read_text("utf-8"))
     modules = set()
