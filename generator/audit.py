@@ -307,15 +307,21 @@ class Sources:
             self.rows[(source, at)] = self._official(records[at], cols, f"{source} {at}")
         r = self.rows[(source, at)]
         want = (str(entry.get("id", "")), str(entry.get("benchmark", "")), str(entry.get("scenario", "")))
-        if (source, at, *want) in self.checked:
+        rnd = str(entry.get("round", ""))
+        if (source, at, rnd, *want) in self.checked:
             return r
+        folder = source.split("/")[0]
+        if folder != f"v{rnd}" or (r.id and not r.id.startswith(f"{rnd}-")):
+            raise Mismatch(
+                f"{source} {at} (entry {r.id or '(no ID)'}) is not of round v{rnd}, as the ledger says"
+            )
         got = (r.id, r.benchmark, r.scenario.lower())
         if got != (want[0], want[1], want[2].lower()) or r.units != entry.get("units", r.units):
             raise Mismatch(
                 f"{source} {at} is entry {r.id or '(no ID)'} {r.benchmark} {r.scenario} in {r.units}, "
                 f"not {_entry_text(entry)} in {entry.get('units')}"
             )
-        self.checked.add((source, at, *want))
+        self.checked.add((source, at, rnd, *want))
         return r
 
     def _official(self, rec: dict[str, Any], cols: dict[str, str], where: str) -> OfficialRow:

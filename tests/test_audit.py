@@ -158,6 +158,19 @@ def test_a_row_that_is_not_the_entry_the_ledger_names_is_a_mismatch(
     )
 
 
+def test_a_row_of_another_round_than_the_ledger_says_is_a_mismatch(
+    official_site: tuple[Path, list[str]], shared_dir: Path
+) -> None:
+    ledger = json.loads((official_site[0] / "figures.json").read_text("utf-8"))
+    fig = next(f for f in ledger if _is_5_1_0072(f))
+    fig["entries"][0]["round"] = "6.0"
+    report = audit.audit_ledger([fig], shared_dir, audit.Data.load({}))
+    at = fig["entries"][0]["at"]
+    assert report.mismatches[0].endswith(
+        f": v5.1/summary_results.json {at} (entry 5.1-0072) is not of round v6.0, as the ledger says"
+    )
+
+
 def test_a_missing_official_file_and_a_broken_ledger_are_named(
     official_site: tuple[Path, list[str]], tmp_path: Path
 ) -> None:
