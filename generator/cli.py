@@ -171,6 +171,11 @@ def data(
 )
 @click.option("--no-cache", is_flag=True, help="Render and check every article again (ignore .cache/).")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, help=JOBS_HELP)
+@click.option(
+    "--no-audit",
+    is_flag=True,
+    help="Do not re-derive every printed figure from the official files (gpu-insights audit).",
+)
 @click.pass_context
 def build(
     ctx: click.Context,
@@ -180,6 +185,7 @@ def build(
     baseline: Path | None,
     no_cache: bool,
     jobs: int | None,
+    no_audit: bool,
 ) -> None:
     """Render every article in content/ and build the static site."""
     from generator.site.reuse import reuse_unchanged
@@ -212,9 +218,33 @@ def build(
             use_cache=not no_cache,
             jobs=jobs,
             drawing=drawing,
+            audit=not no_audit,
         )
     finally:
         drawing.cancel()  # a build that failed before it drew (after success: nothing)
+
+
+@main.command()
+@click.argument("site", type=click.Path(path_type=Path, exists=True))
+@click.option("--results", type=click.Path(path_type=Path, file_okay=False), default=None, help=RESULTS_HELP)
+@click.pass_context
+def audit(ctx: click.Context, site: Path, results: Path | None) -> None:
+    """Re-derive every figure SITE prints (its figures.json) from the official files, independently.
+
+    Exits non-zero naming each figure, by article and template line, whose value or text the
+    official rows do not give.
+    """
+    from generator import audit as auditing
+
+    project = _project(ctx)
+    files = {name: project.data_file(name) for name in auditing.DATA_NAMES}
+    try:
+        report = auditing.audit_site(site, results if results is not None else project.sample_dir, files)
+    except auditing.AuditError as exc:
+        raise GpuInsightsError(str(exc)) from None
+    if report.mismatches:
+        raise GpuInsightsError(auditing.failure_message(report))
+    click.echo(report.summary())
 
 
 @main.command()

@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
-from generator import workers
+from generator import audit, workers
+from generator.article.render import Article, Rendered, Renderer
 from generator.data.manifest import Manifest, load_manifest
 from generator.data.table import ResultsTable
+from generator.project import data_file
+from generator.site.build import ledger_entries
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = Path(__file__).resolve().parent / "corpus"
@@ -139,3 +144,51 @@ CHECK_ROWS = [
 @pytest.fixture()
 def check_table(tmp_path: Path, manifest: Manifest) -> ResultsTable:
     return ResultsTable.from_dir(write_results(tmp_path / "check-results", CHECK_ROWS), manifest)
+
+
+# ---------------------------------------------------------------------------- the audit hook
+
+#: rendering without the audit, for a test that makes the generator wrong on purpose to see the
+#: build's own audit fail: ``monkeypatch.setattr(Renderer, "render", UNAUDITED_RENDER)``
+UNAUDITED_RENDER = Renderer.render
+
+#: the official files read by the audit, kept for the session (they are read-only)
+_OFFICIAL_SOURCES: dict[Path, audit.Sources] = {}
+
+
+def audit_rendered(renderer: Renderer, rendered: Rendered) -> audit.Report | None:
+    """Audit the figures of one rendered article as the build audits a site (:mod:`generator.audit`):
+    each re-derived from the official file its rows come from; a mismatch is an AssertionError."""
+    if rendered.missing or not rendered.uses:
+        return None
+    rows = [e for u in rendered.uses for e in u.figure.entries]
+    folders = {Path(e.source_file).parent.parent for e in rows if e.source_file}
+    if len(folders) > 1:
+        raise AssertionError(
+            f"{rendered.article.path}: figures from several results folders: {sorted(folders)}"
+        )
+    results = folders.pop() if folders else ROOT
+    files = {n: data_file(renderer.lib.manifest.data_dir, n) for n in audit.DATA_NAMES}
+    files["prices.toml"] = renderer.lib.prices.path
+    data = audit.Data.load(files)
+    sources = None
+    if results == shared_results_dir():
+        sources = _OFFICIAL_SOURCES.setdefault(results, audit.Sources(results, data))
+    ledger = json.loads(json.dumps(ledger_entries([rendered], SimpleNamespace(root=ROOT))))  # type: ignore[arg-type]
+    report = audit.audit_ledger(ledger, results, data, sources)
+    if report.mismatches:
+        raise AssertionError(audit.failure_message(report))
+    return report
+
+
+@pytest.fixture(autouse=True)
+def audit_every_rendering(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every article a test renders (the project's articles, the checker's corpus, articles on
+    synthetic rounds) has its figures audited; a site a test builds is audited by the build."""
+
+    def audited(self: Renderer, article: Article) -> Rendered:
+        rendered = UNAUDITED_RENDER(self, article)
+        audit_rendered(self, rendered)
+        return rendered
+
+    monkeypatch.setattr(Renderer, "render", audited)

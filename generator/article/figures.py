@@ -11,6 +11,7 @@ import dataclasses
 import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from generator.data.row import Row
@@ -80,6 +81,9 @@ class Figure:
     text_override: str = ""
     basis: tuple[str, ...] = ()  # kinds of the figures this one was computed from
     extra: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
+    #: how the value was made, for the figures ledger and its independent audit
+    #: (:func:`ledger_calc`): ``{"op": "per_gpu", "row": Row}``, ``{"op": "ratio", "args": [...]}``
+    calc: Any = field(default=None, compare=False, hash=False)
 
     # ------------------------------------------------------------------ printing
     def __str__(self) -> str:
@@ -175,7 +179,7 @@ class Figure:
     def gpus(self) -> Figure:
         """Total accelerators of the single row behind this figure."""
         r = self.row
-        return Figure(float(r.gpus), "count", f"total accelerators of {r.result_id}", (r,))
+        return gpus_figure(r)
 
     @property
     def total(self) -> Figure:
@@ -196,7 +200,9 @@ class Figure:
     def nodes(self) -> Figure:
         """Number of nodes of the single row behind this figure."""
         r = self.row
-        return Figure(float(r.nodes), "count", f"nodes of {r.result_id}", (r,))
+        return Figure(
+            float(r.nodes), "count", f"nodes of {r.result_id}", (r,), calc={"op": "nodes", "row": r}
+        )
 
     @property
     def round(self) -> str:
@@ -262,7 +268,20 @@ CATEGORY_LABELS = {"available": "Available", "preview": "Preview", "rdi": "RDI"}
 
 def total_figure(r: Row) -> Figure:
     """The official system result of one row, as ``result(...)`` returns it."""
-    return Figure(r.result, "result", f"result({r.result_id} {r.benchmark} {r.scenario})", (r,))
+    return Figure(
+        r.result,
+        "result",
+        f"result({r.result_id} {r.benchmark} {r.scenario})",
+        (r,),
+        calc={"op": "result", "row": r},
+    )
+
+
+def gpus_figure(r: Row) -> Figure:
+    """Total accelerators of one row, as ``gpus(...)`` returns it."""
+    return Figure(
+        float(r.gpus), "count", f"total accelerators of {r.result_id}", (r,), calc={"op": "gpus", "row": r}
+    )
 
 
 def per_gpu_figure(r: Row) -> Figure:
@@ -277,13 +296,65 @@ def per_gpu_figure(r: Row) -> Figure:
         "per_gpu",
         f"{r.result:g} / {r.gpus} accelerators ({r.result_id} {r.benchmark} {r.scenario})",
         (r,),
+        calc={"op": "per_gpu", "row": r},
     )
+
+
+def calc_of(x: Figure | float | int) -> dict[str, Any]:
+    """What a computed figure records of one of its inputs: the input's own calc, or a plain number."""
+    if isinstance(x, Figure):
+        return x.calc if x.calc is not None else {"op": "unrecorded", "kind": x.kind, "formula": x.formula}
+    return {"op": "number", "value": float(x)}
+
+
+def ledger_row(r: Row) -> dict[str, Any]:
+    """A row as the figures ledger names it: its key, units and place in its round's official
+    file (``v6.1/summary_results.json``, ``index 12``), for the audit to read it again."""
+    src = Path(r.source_file) if r.source_file else None
+    return {
+        "round": r.round,
+        "id": r.result_id,
+        "benchmark": r.benchmark,
+        "scenario": r.scenario,
+        "units": r.units,
+        "source": f"{src.parent.name}/{src.name}" if src else "",
+        "at": r.source_row,
+    }
+
+
+def ledger_calc(calc: Any, index: dict[Row, int]) -> Any:
+    """A figure's :attr:`Figure.calc` as JSON: each row it names as its index among the figure's
+    ledger entries (*index*), or, for a row the figure does not cite, as :func:`ledger_row`."""
+    if isinstance(calc, Row):
+        i = index.get(calc)
+        return i if i is not None else ledger_row(calc)
+    if isinstance(calc, dict):
+        return {k: ledger_calc(v, index) for k, v in calc.items()}
+    if isinstance(calc, list | tuple):
+        return [ledger_calc(v, index) for v in calc]
+    if isinstance(calc, float) and calc != calc:
+        return None
+    return calc
+
+
+def ledger_format(f: Figure) -> dict[str, Any]:
+    """How a figure prints, for the audit to print its re-derived value the same way."""
+    return {
+        "digits": f.digits,
+        "style": f.style,
+        "scale": f.scale,
+        "sep": f.sep,
+        "unit": f.unit,
+        "text_override": f.text_override,
+    }
 
 
 def entry_figure(rows: tuple[Row, ...]) -> Figure:
     """A printed entry ID, e.g. ``6.1-0052``: not a number, but a citation."""
     rid = rows[0].result_id
-    return Figure(float("nan"), "entry", f"entry {rid}", rows, text_override=rid)
+    return Figure(
+        float("nan"), "entry", f"entry {rid}", rows, text_override=rid, calc={"op": "entry", "row": rows[0]}
+    )
 
 
 _DEFAULT_STYLE = {

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from generator.article.figures import Figure, entry_figure, per_gpu_figure, total_figure
+from generator.article.figures import Figure, calc_of, entry_figure, gpus_figure, per_gpu_figure, total_figure
 from generator.article.queries import Queries
 from generator.data.manifest import Manifest, load_prices
 from generator.data.table import ResultsTable, Row
@@ -44,9 +44,11 @@ def _basis(*xs: Num) -> tuple[str, ...]:
     return tuple(out)
 
 
-def _derive(value: float, kind: str, formula: str, inputs: tuple[Num, ...], **fmt: Any) -> Figure:
-    """A figure computed from *inputs*: it cites their rows and remembers their kinds."""
-    return Figure(value, kind, formula, _rows(*inputs), basis=_basis(*inputs), **fmt)
+def _derive(value: float, kind: str, formula: str, inputs: tuple[Num, ...], op: str, **fmt: Any) -> Figure:
+    """A figure computed from *inputs* by *op*: it cites their rows, remembers their kinds and
+    records its calculation (for the figures ledger's audit)."""
+    calc = {"op": op, "args": [calc_of(x) for x in inputs]}
+    return Figure(value, kind, formula, _rows(*inputs), basis=_basis(*inputs), calc=calc, **fmt)
 
 
 def _label(x: Num) -> str:
@@ -157,8 +159,7 @@ class Library(Queries):
 
     def gpus(self, entry: Any, benchmark: str, scenario: str) -> Figure:
         """Total accelerators of an entry: ``{{ gpus("6.1-0027", "gpt-oss-120b", "Offline") }}`` → ``512``."""
-        r = self._lookup(entry, benchmark, scenario)
-        return Figure(float(r.gpus), "count", f"total accelerators of {r.result_id}", (r,))
+        return gpus_figure(self._lookup(entry, benchmark, scenario))
 
     def entry(self, entry: Any, benchmark: str, scenario: str) -> Figure:
         """Print an entry ID and cite that result: ``(entry {{ entry("6.1-0016", "gpt-oss-120b", "Server") }})``."""
@@ -166,7 +167,8 @@ class Library(Queries):
 
     def constant(self, value: float, why: str, digits: int | None = None, style: str = "") -> Figure:
         """A number the author chooses (a threshold, a formula constant), with the reason recorded."""
-        return Figure(float(value), "constant", f"constant: {why}", digits=digits, style=style)
+        calc = {"op": "constant", "value": float(value)}
+        return Figure(float(value), "constant", f"constant: {why}", digits=digits, style=style, calc=calc)
 
     def software(self, entry: Any, benchmark: str, scenario: str) -> str:
         """The software stack field of an entry (text, not a figure)."""
@@ -180,6 +182,7 @@ class Library(Queries):
             "ratio",
             f"{_label(a)} / {_label(b)}",
             (a, b),
+            "ratio",
             digits=digits,
             style=style,
         )
@@ -191,6 +194,7 @@ class Library(Queries):
             "pct",
             f"({_label(new)} / {_label(old)} - 1) x 100",
             (new, old),
+            "pct_change",
             digits=digits,
         )
 
@@ -201,6 +205,7 @@ class Library(Queries):
             "pct",
             f"|{_label(a)} / {_label(b)} - 1| x 100",
             (a, b),
+            "pct_gap",
             digits=digits,
         )
 
@@ -211,6 +216,7 @@ class Library(Queries):
             "pct",
             f"{_label(part)} / {_label(whole)} x 100",
             (part, whole),
+            "share",
             digits=digits,
         )
 
@@ -221,6 +227,7 @@ class Library(Queries):
             "scaling",
             f"{_label(big)} / {_label(small)} x 100",
             (big, small),
+            "scaling",
             digits=digits,
         )
 
@@ -232,6 +239,7 @@ class Library(Queries):
             "ratio",
             f"break-even ratio {_label(candidate)} / {_label(baseline)}",
             (candidate, baseline),
+            "break_even_ratio",
             digits=digits,
             style="plain",
         )
@@ -243,6 +251,7 @@ class Library(Queries):
             "break_even",
             f"{_label(baseline_price)} x {_label(candidate)} / {_label(baseline)}",
             (baseline_price, candidate, baseline),
+            "break_even_price",
             digits=digits,
         )
 
@@ -256,6 +265,7 @@ class Library(Queries):
             "cost",
             f"{_label(price_per_hour)} x 1e6 / ({_label(per_gpu)} x 3600 x {_label(utilization)})",
             (price_per_hour, per_gpu, utilization),
+            "cost",
             digits=digits,
         )
 
@@ -267,7 +277,14 @@ class Library(Queries):
             raise ManifestError(
                 f"{self.prices.path}: no price {name!r} (known: {', '.join(sorted(self.prices.prices))})"
             ) from None
-        return Figure(v, "money", f"illustrative price {name}", digits=2, style="money")
+        return Figure(
+            v,
+            "money",
+            f"illustrative price {name}",
+            digits=2,
+            style="money",
+            calc={"op": "price", "name": name},
+        )
 
     def assumption(self, name: str, digits: int = 0) -> Figure:
         """An assumption from ``data/prices.toml``, printed as a percentage: ``50%``."""
@@ -275,7 +292,10 @@ class Library(Queries):
             v = self.prices.assumptions[name]
         except KeyError:
             raise ManifestError(f"{self.prices.path}: no assumption {name!r}") from None
-        return Figure(v, "assumption", f"assumption {name}", digits=digits, style="pct", scale=0.01)
+        calc = {"op": "assumption", "name": name}
+        return Figure(
+            v, "assumption", f"assumption {name}", digits=digits, style="pct", scale=0.01, calc=calc
+        )
 
     # ------------------------------------------------------------------ rules and dates
     def rule(self, benchmark: str, scenario: str, key: str) -> Figure:
@@ -289,11 +309,15 @@ class Library(Queries):
             raise ManifestError(
                 f"{self.manifest.data_dir / 'benchmarks.toml'}: no rule {key} for {benchmark} {scenario}"
             )
-        return Figure(float(v), "rule", f"inference rules: {benchmark} {scenario} {key}", unit="ms")
+        calc = {"op": "rule", "benchmark": benchmark, "scenario": scenario, "key": key}
+        return Figure(
+            float(v), "rule", f"inference rules: {benchmark} {scenario} {key}", unit="ms", calc=calc
+        )
 
     def stated(self, text: str, by: str) -> Figure:
         """A number quoted from someone else (a press release, a vendor statement), printed as given."""
-        return Figure(float("nan"), "stated", f"stated by {by}", text_override=text, stated_by=by)
+        calc = {"op": "stated", "text": text, "by": by}
+        return Figure(float("nan"), "stated", f"stated by {by}", text_override=text, stated_by=by, calc=calc)
 
     def round_date(self, version: str, which: str = "published") -> str:
         """A round's date from the manifest, e.g. ``September 16, 2026``."""

@@ -90,6 +90,11 @@ def _row_text(f: Figure) -> str:
     return f"entry {r.result_id} {r.benchmark} {r.scenario} ({what}): {f}{' per GPU' if f.kind == 'per_gpu' else ''}"
 
 
+def _count_calc(rows: Sequence[Row], distinct: str | None = None) -> dict[str, Any]:
+    """What a count records for the figures ledger's audit: its rows and what it counts of them."""
+    return {"op": "count", "rows": tuple(rows), "distinct": distinct}
+
+
 def _plain(value: Any) -> Any:
     """Filter values given as figures (``gpus=x.gpus``) become plain values."""
     if isinstance(value, Figure):
@@ -163,8 +168,10 @@ class Queries:
         """The figure a selection returns for its row: per-GPU value, or total with ``by="total"``."""
         if by == "total" or not r.higher_is_better or r.per_accelerator != r.per_accelerator:
             f = total_figure(r)
-            return Figure(f.value, f.kind, f"{what} = {r.result_id}", f.entries)
-        return Figure(r.per_accelerator, "per_gpu", f"{what} = {r.result_id}", (r,))
+            return Figure(f.value, f.kind, f"{what} = {r.result_id}", f.entries, calc=f.calc)
+        return Figure(
+            r.per_accelerator, "per_gpu", f"{what} = {r.result_id}", (r,), calc={"op": "per_gpu", "row": r}
+        )
 
     def group(self, *args: Any, **filters: Any) -> Group:
         """A peer group reused by best/median/rank/top/count/largest/spread/tables.
@@ -201,10 +208,18 @@ class Queries:
             r, by, f"{word} {'total' if by == 'total' else 'per-GPU'} of {self._describe(f)}"
         )
         col = "result" if (by == "total" or not r.higher_is_better) else "per_accelerator"
-        tied = sum(1 for x in rows if getattr(x, col) == getattr(r, col)) - 1
+        ties = [x for x in rows if getattr(x, col) == getattr(r, col) and x is not r]
         fig.extra.update(
-            of=Figure(float(len(rows)), "count", f"rows ranked ({self._describe(f)})", rows),
-            tied=Figure(float(tied), "count", "rows tied with it", (r,)),
+            of=Figure(
+                float(len(rows)), "count", f"rows ranked ({self._describe(f)})", rows, calc=_count_calc(rows)
+            ),
+            tied=Figure(
+                float(len(ties)),
+                "count",
+                "rows tied with it",
+                (r,),
+                calc={"op": "tied", "row": r, "by": col, "rows": ties},
+            ),
         )
         return fig
 
@@ -239,8 +254,15 @@ class Queries:
             "count",
             f"largest accelerator count of {self._describe(f)} ({', '.join(ids)})",
             rows,
+            calc={"op": "largest", "rows": rows},
             extra={
-                "systems": Figure(float(len(ids)), "count", "systems of the largest size", rows),
+                "systems": Figure(
+                    float(len(ids)),
+                    "count",
+                    "systems of the largest size",
+                    rows,
+                    calc=_count_calc(rows, "system"),
+                ),
                 "rows": [total_figure(r) for r in firsts],
             },
         )
@@ -254,22 +276,46 @@ class Queries:
             "median",
             f"median per-GPU of {len(rows)} rows ({self._describe(f)})",
             tuple(rows),
-            extra={"count": Figure(float(len(rows)), "count", "rows in selection", tuple(rows))},
+            calc={"op": "median", "rows": rows},
+            extra={
+                "count": Figure(
+                    float(len(rows)), "count", "rows in selection", tuple(rows), calc=_count_calc(rows)
+                )
+            },
         )
 
     def spread(self, *args: Any, digits: int = 1, **filters: Any) -> Figure:
         """Max / min − 1 of per-GPU values in a selection: ``13.5%``; ``.low``, ``.high``, ``.count``."""
         f = self._selection(args, filters)
         low, high, rows = self.table.spread(**f)
-        lo = Figure(low.per_accelerator, "per_gpu", f"lowest per-GPU = {low.result_id}", (low,))
-        hi = Figure(high.per_accelerator, "per_gpu", f"highest per-GPU = {high.result_id}", (high,))
-        n = Figure(float(len(rows)), "count", f"rows in selection ({self._describe(f)})", tuple(rows))
+        lo = Figure(
+            low.per_accelerator,
+            "per_gpu",
+            f"lowest per-GPU = {low.result_id}",
+            (low,),
+            calc={"op": "per_gpu", "row": low},
+        )
+        hi = Figure(
+            high.per_accelerator,
+            "per_gpu",
+            f"highest per-GPU = {high.result_id}",
+            (high,),
+            calc={"op": "per_gpu", "row": high},
+        )
+        n = Figure(
+            float(len(rows)),
+            "count",
+            f"rows in selection ({self._describe(f)})",
+            tuple(rows),
+            calc=_count_calc(rows),
+        )
         return Figure(
             (high.per_accelerator / low.per_accelerator - 1) * 100,
             "spread",
             f"(max / min - 1) x 100 over {len(rows)} rows ({self._describe(f)})",
             tuple(rows),
             digits=digits,
+            calc={"op": "spread", "rows": rows},
             extra={"low": lo, "high": hi, "count": n},
         )
 
@@ -297,6 +343,7 @@ class Queries:
             "count",
             f"{what} in selection ({self._describe(f)})",
             rows,
+            calc=_count_calc(rows, distinct),
             extra={"names": names},
         )
 
@@ -345,7 +392,8 @@ class Queries:
             systems = len({r.result_id for r in rows})
             cited = tuple(rows)
             what = f"systems that ran {name} ({self._describe(f)})"
-            out.append(Figure(float(systems), "count", what, cited, extra={"name": str(name)}))
+            calc = _count_calc(cited, "system")
+            out.append(Figure(float(systems), "count", what, cited, calc=calc, extra={"name": str(name)}))
         out.sort(key=lambda x: (-x.value, x.name))
         return out[:n] if n else out
 
@@ -391,7 +439,12 @@ class Queries:
         keep = {self._name_of(what, r) for r in now.entries} & set(new)
         rows = tuple(r for r in now.entries if self._name_of(what, r) in keep)
         return Figure(
-            float(len(new)), "count", f"{what}s in v{round} and not in v{since}", rows, extra={"names": new}
+            float(len(new)),
+            "count",
+            f"{what}s in v{round} and not in v{since}",
+            rows,
+            calc=_count_calc(rows, what),
+            extra={"names": new},
         )
 
     def _name_of(self, what: str, r: Row) -> str:
@@ -436,6 +489,7 @@ class Queries:
                     f"{old.entry.text_override} - 1) x 100, {bench} {scen}",
                     new.entries + old.entries,
                     basis=("per_gpu",),
+                    calc={"op": "pct_change", "args": [new.calc, old.calc]},
                     extra={"benchmark": bench, "scenario": scen, "new": new, "old": old},
                 )
                 out.append(pct)

@@ -22,6 +22,7 @@ from typing import Any
 
 from generator.article.ahead import CompileAhead
 from generator.article.charts import load_altair
+from generator.article.figures import ledger_calc, ledger_format, ledger_row
 from generator.article.functions import Library, Prices
 from generator.article.pool import Outcome, render_articles
 from generator.article.render import Article, Rendered, Renderer, load_article
@@ -167,6 +168,7 @@ def ledger_entries(rendered: list[Rendered], project: Project) -> list[dict[str,
             rel = r.article.path
         for u in r.uses:
             f = u.figure
+            index = {e: i for i, e in enumerate(f.entries)}
             rows.append(
                 {
                     "article": r.article.slug,
@@ -177,15 +179,11 @@ def ledger_entries(rendered: list[Rendered], project: Project) -> list[dict[str,
                     "kind": f.kind,
                     "formula": f.formula,
                     "table": u.table,
-                    "entries": [
-                        {
-                            "round": e.round,
-                            "id": e.result_id,
-                            "benchmark": e.benchmark,
-                            "scenario": e.scenario,
-                        }
-                        for e in f.entries
-                    ],
+                    # each row's key, units and place in its round's official file, and how the
+                    # value was made of them and printed: what `gpu-insights audit` re-derives
+                    "entries": [ledger_row(e) for e in f.entries],
+                    "calc": ledger_calc(f.calc, index),
+                    "format": ledger_format(f),
                 }
             )
     return rows
@@ -574,12 +572,15 @@ def build(
     keep_docs: Path | None = None,
     jobs: int | None = None,
     drawing: Drawing | None = None,
+    audit: bool = True,
 ) -> BuildResult:
     """Build the whole site; the previous site stays in place unless every step succeeds.
 
     Articles render in up to *jobs* worker processes (default: one per core); the site is
     byte-identical whatever their number. Charts' SVG fallbacks are drawn by *drawing* (one
-    started ahead, keeping them where this build does: :func:`new_drawing`), else by a new one."""
+    started ahead, keeping them where this build does: :func:`new_drawing`), else by a new one.
+    With *audit*, every printed figure of the new site is re-derived from the official files
+    (:func:`audit_new_site`) before it replaces the previous one."""
     start = time.monotonic()
     project = project or Project.discover()
     target = SiteDir(
@@ -626,6 +627,8 @@ def build(
             )
         finally:
             drawing.cancel()  # before the work folder goes, after a failure (after success: nothing)
+        if audit:
+            audit_new_site(project, results, work / "site", log)
         # the inputs again: pages of an article edited during this build must not be kept under
         # the digest of what it was before
         if digest and digest == reuse.inputs_digest(project, results, strict=strict):
@@ -657,6 +660,22 @@ def os_error_line(exc: OSError) -> str:
     where = exc.filename2 or exc.filename
     reason = exc.strerror or str(exc)
     return f"{where}: {reason}" if where else reason
+
+
+def audit_new_site(project: Project, results: Path | None, site: Path, log: Log) -> None:
+    """Re-derive every figure of the built *site* from the official files (*results*, else the
+    embedded sample) by the independent :mod:`generator.audit`; a mismatch fails the build."""
+    from generator import audit  # reads official files again: only builds that audit need it
+
+    folder = results if results is not None else project.sample_dir
+    files = {name: project.data_file(name) for name in audit.DATA_NAMES}
+    try:
+        report = audit.audit_site(site, folder, files)
+    except audit.AuditError as exc:
+        raise BuildError(f"audit: {exc}; the previous site is left as it was") from None
+    log(report.summary())
+    if report.mismatches:
+        raise BuildError(f"{audit.failure_message(report)}\nthe previous site is left as it was")
 
 
 def article_paths(project: Project, paths: list[Path]) -> list[Path]:
