@@ -254,6 +254,11 @@ class Data:
             self._families[accelerator] = "" if accelerator in self.cpu_only else "+".join(found)
         return self._families[accelerator]
 
+    def kind_of(self, organisation: str) -> str:
+        """An organisation's kind in ``data/submitters.toml``; "unclassified" when it has none."""
+        s = self.submitters.get(organisation)
+        return str(s.get("kind") or "unclassified") if s else "unclassified"
+
     def organisations(self, name: str) -> list[str]:
         s = self.submitters.get(name)
         if s is None:
@@ -482,6 +487,9 @@ class Evaluator:
         names: set[str] = set()
         for ref in refs:
             names.update(n for n in self.names(distinct, ref) if n.strip())
+        kinds = c.get("kind")
+        if isinstance(kinds, list):  # organisations of a kind: each member under its own kind
+            names = {n for n in names if self.data.kind_of(n) in kinds}
         return float(len(names))
 
     def names(self, distinct: str, ref: Any) -> list[str]:

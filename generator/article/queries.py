@@ -90,9 +90,13 @@ def _row_text(f: Figure) -> str:
     return f"entry {r.result_id} {r.benchmark} {r.scenario} ({what}): {f}{' per GPU' if f.kind == 'per_gpu' else ''}"
 
 
-def _count_calc(rows: Sequence[Row], distinct: str | None = None) -> dict[str, Any]:
-    """What a count records for the figures ledger's audit: its rows and what it counts of them."""
-    return {"op": "count", "rows": tuple(rows), "distinct": distinct}
+def _count_calc(rows: Sequence[Row], distinct: str | None = None, kind: Any = None) -> dict[str, Any]:
+    """What a count records for the figures ledger's audit: its rows, what it counts of them, and
+    for organisations of a kind, the kind (each member of a joint submission counts under its own)."""
+    calc: dict[str, Any] = {"op": "count", "rows": tuple(rows), "distinct": distinct}
+    if kind is not None and distinct in ("organisation", "organization"):
+        calc["kind"] = [kind] if isinstance(kind, str) else list(kind)
+    return calc
 
 
 def _plain(value: Any) -> Any:
@@ -343,7 +347,7 @@ class Queries:
             "count",
             f"{what} in selection ({self._describe(f)})",
             rows,
-            calc=_count_calc(rows, distinct),
+            calc=_count_calc(rows, distinct, f.get("kind")),
             extra={"names": names},
         )
 
