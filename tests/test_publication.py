@@ -375,8 +375,7 @@ def test_round_and_benchmark_pages_give_facts_from_the_data(built: Path) -> None
     assert '<a href="../data/v6.1.html">the page of v6.1 as loaded</a>' in rnd
     assert (
         "The table ends at v6.0; for a benchmark whose compatible span reaches v6.0, this publication "
-        'compares v6.1 with <a href="v6.0.html">v6.0</a>, <a href="v5.1.html">v5.1</a>.'
-        in rnd
+        'compares v6.1 with <a href="v6.0.html">v6.0</a>, <a href="v5.1.html">v5.1</a>.' in rnd
     )
     bench = (site / "benchmarks" / "gpt-oss-120b.html").read_text("utf-8")
     assert (
