@@ -4,6 +4,7 @@ against the data), and what each sentence names."""
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -124,13 +125,12 @@ class Context:
         for b in self.prose():
             out.extend(entry_claims(self.doc, b, rows_by_id))
             typed = []
-            names = self.vocab.name_spans(b.text)
+            names = sorted(self.vocab.name_spans(b.text))
+            starts = [a for a, _ in names]
             for m, start in typed_numbers(self.doc, b):
-                if (
-                    (id(b), start) in printed
-                    or self._not_a_claim(b, m)
-                    or any(a <= start < z for a, z in names)
-                ):
+                k = bisect.bisect_right(starts, start) - 1
+                in_name = k >= 0 and any(a <= start < z for a, z in names[max(0, k - 8) : k + 1])
+                if (id(b), start) in printed or self._not_a_claim(b, m) or in_name:
                     continue
                 typed.append(self._typed(b, m))
             _inherit_units(typed, self._column_unit(b))

@@ -129,7 +129,24 @@ class Block:
         return self.text[s.start : s.end] if s else self.text
 
 
+#: the longest sentence read as one: a longer run without a sentence end (200 KB of numbers) is
+#: cut at a space, so that what rules compare within a sentence stays bounded
+MAX_SENTENCE = 3000
+
+
 def split_sentences(text: str) -> list[Sentence]:
+    out: list[Sentence] = []
+    for s in _sentences(text):
+        while s.end - s.start > MAX_SENTENCE:
+            cut = text.rfind(" ", s.start + 1, s.start + MAX_SENTENCE)
+            cut = cut if cut > s.start else s.start + MAX_SENTENCE
+            out.append(Sentence(s.start, cut))
+            s = Sentence(cut, s.end)
+        out.append(s)
+    return out
+
+
+def _sentences(text: str) -> list[Sentence]:
     out, start = [], 0
     for m in _SENTENCE_END.finditer(text):
         head = text[start : m.start()].rstrip()

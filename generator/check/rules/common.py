@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 
 from generator.article.footnotes import NOT_VERIFIED, TRADEMARK
@@ -40,7 +41,15 @@ VERBATIM.append(LEGEND_CORE)
 
 
 def in_verbatim(text: str, index: int) -> bool:
-    return any(m.start() <= index < m.end() for pat in VERBATIM for m in pat.finditer(text))
+    """Whether *index* of *text* is inside a verbatim required statement (the legend, ...)."""
+    return any(a <= index < z for a, z in _verbatim_spans(text))
+
+
+@functools.lru_cache(maxsize=256)
+def _verbatim_spans(text: str) -> tuple[tuple[int, int], ...]:
+    """Where the verbatim statements stand in *text*, found once per text (a rule asks for every
+    number of a block: searching the block again each time was quadratic in its numbers)."""
+    return tuple((m.start(), m.end()) for pat in VERBATIM for m in pat.finditer(text))
 
 
 def at_claim(c: Claim, message: str, help: str = "") -> Issue:

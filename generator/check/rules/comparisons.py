@@ -446,6 +446,19 @@ def compatibility_unknown(ctx: Context) -> Iterator[Issue]:
             yield at_claim(cmp.anchor, found[1], found[2])
 
 
+def _single_row_entries(ctx: Context, b: Block) -> set[str]:
+    """The entries of a block's single-row claims (once per block: asked for each of its claims)."""
+    key = f"single-row entries {id(b)}"
+    if key not in ctx.memo:
+        ctx.memo[key] = {
+            x.rows[0].result_id
+            for x in claims_in(ctx, b)
+            if x.rows and len(x.rows) == 1 and x.kind != "entry"
+        }
+    found: set[str] = ctx.memo[key]
+    return found
+
+
 def _misnamed(ctx: Context, c: Claim) -> str:
     """What the sentence names wrongly about the value *c*, or ""."""
     r = c.rows[0]
@@ -454,11 +467,7 @@ def _misnamed(ctx: Context, c: Claim) -> str:
     if any(x.typed and not x.rows and x.unit in ("throughput", "per_gpu") for x in here):
         return ""  # what it names may describe a number that matched nothing (MLP029 reports that)
     others = [x for x in here if x is not c and x.rows and x.kind != "entry"]
-    about_one = {
-        x.rows[0].result_id
-        for x in claims_in(ctx, c.block)
-        if x.rows and len(x.rows) == 1 and x.kind != "entry"
-    } == {r.result_id}
+    about_one = _single_row_entries(ctx, c.block) == {r.result_id}
     if about_one:  # a paragraph about one entry describes it anywhere: its category, round, size
         p = ctx.mentions(c.block)
         m = Mentions(
