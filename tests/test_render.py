@@ -201,7 +201,9 @@ def test_rows_without_an_entry_id_stay_counted_when_a_figure_rests_on_many() -> 
     assert rows_text(rows, label) == "14 rows of 1 entry: 6.1-0001; 13 without an entry ID"
 
 
-def test_comparisons_of_figures_compare_values(tmp_path: Path, tiny: ResultsTable, manifest: Manifest) -> None:
+def test_comparisons_of_figures_compare_values(
+    tmp_path: Path, tiny: ResultsTable, manifest: Manifest
+) -> None:
     """``count(...) != 4`` held when the count was 4 (figures compared as objects, never equal)."""
     four = 'count("gpt-oss-120b", "Server", round="6.1")'
     holds = "".join(
@@ -209,9 +211,9 @@ def test_comparisons_of_figures_compare_values(tmp_path: Path, tiny: ResultsTabl
         for op, n in (("==", 4), ("!=", 5), ("<", 5), ("<=", 4), (">", 3), (">=", 4))
     )
     assert render(tmp_path, tiny, manifest, holds + "Text.\n").splitlines()[0] == "Text."
-    assert render(tmp_path, tiny, manifest, f"{{{{ {four} == 4.0 }}}} {{{{ {four} == {four} }}}}\n").startswith(
-        "True True"
-    )
+    assert render(
+        tmp_path, tiny, manifest, f"{{{{ {four} == 4.0 }}}} {{{{ {four} == {four} }}}}\n"
+    ).startswith("True True")
     msg = render_error(tmp_path, tiny, manifest, f'Line one.\n\n{{{{ holds({four} != 4, "not four") }}}}\n')
     assert msg == f"{tmp_path / 'article.md'}:6: claim no longer holds: not four"
     msg = render_error(tmp_path, tiny, manifest, f'{{{{ holds({four} == 5, "five") }}}}\n')
@@ -226,5 +228,10 @@ def test_comparisons_of_figures_without_a_number_are_refused(
     assert msg == (
         f"{tmp_path / 'article.md'}:5: cannot compare an entry ID 6.1-0001 with str '6.1-0001' (compare .id, its text)"
     )
-    msg = render_error(tmp_path, tiny, manifest, '{{ per_gpu("6.1-0001", "gpt-oss-120b", "Server") != "10,000" }}\n')
-    assert msg == f"{tmp_path / 'article.md'}:4: cannot compare a figure with str '10,000': compare figures or numbers"
+    msg = render_error(
+        tmp_path, tiny, manifest, '{{ per_gpu("6.1-0001", "gpt-oss-120b", "Server") != "10,000" }}\n'
+    )
+    assert (
+        msg
+        == f"{tmp_path / 'article.md'}:4: cannot compare a figure with str '10,000': compare figures or numbers"
+    )

@@ -50,7 +50,16 @@ from generator.site.cache import (
     results_digest,
 )
 from generator.site.mkdocs_build import MkDocsSetup, pinned_epoch, run_mkdocs
-from generator.site.pages import REVIEW_META, fallback_spec, load_publication, page_makers, site_nav, titled
+from generator.site.pages import (
+    REVIEW_META,
+    fallback_spec,
+    load_publication,
+    page_makers,
+    published,
+    site_nav,
+    titled,
+)
+from generator.site.required import check_required_text
 from generator.site.sitedir import SiteDir, guarded_folders
 from generator.workers import default_jobs, forked_map, jobs_worth
 
@@ -535,7 +544,14 @@ def write_site(
     if keep_docs is not None:
         shutil.copytree(docs, keep_docs, dirs_exist_ok=True)
     finish_site(p, new_site, staged)
+    check_pages(project, p, new_site)
     return nav
+
+
+def check_pages(project: Project, p: Prepared, site: Path) -> None:
+    """The statements each published article needs, read on its finished page
+    (:mod:`generator.site.required`): a build that lost one fails, the old site stays."""
+    check_required_text(site, published(p.rendered, p.sample), load_publication(project.mkdocs_yml).name)
 
 
 def render_cache_key(project: Project, results: Path | None) -> str:
