@@ -520,3 +520,40 @@ def test_data_page_counts_a_benchmarks_rows_per_scenario_on_one_line(
         if line.startswith("| ") and not line.startswith("| Benchmark")
     ]
     assert sum(totals) == len(official.of_round("5.1")) == 1448
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (
+            'median(round="6.1", units="Tokens/s", scenario="Server")',
+            "median(): the selection (scenario=Server, round=6.1, units=Tokens/s) mixes benchmarks (deepseek-r1, "
+            "gpt-oss-120b); name one",
+        ),
+        (
+            'spread(round="6.1", units="Tokens/s")',
+            "spread(): the selection (round=6.1, units=Tokens/s) mixes benchmarks (deepseek-r1, gpt-oss-120b); name one",
+        ),
+        (
+            'holds(only(["B300"], GPT, "Server", round="6.1", above=result("6.1-0002", GPT, "Server")), "m")',
+            "only(): above= is a system total (80,000), and the rows are compared by their per-GPU values",
+        ),
+        (
+            'holds(only(["B300"], GPT, "Server", round="6.1", above=per_gpu("6.1-0008", "dlrm-v3", "Offline")), "m")',
+            "only(): above= is in Samples/s and the rows in Tokens/s",
+        ),
+    ],
+)
+def test_selections_refuse_what_does_not_rank_or_summarise(
+    tmp_path: Path, manifest: Manifest, call: str, message: str
+) -> None:
+    """A median or spread over benchmarks, a threshold of another kind were computed silently."""
+    rows = [
+        *ROWS,
+        tiny_row("6.1-0008", "dlrm-v3", "Offline", 8000.0, Performance_Units="Samples/s"),
+        tiny_row("6.1-0009", "deepseek-r1", "Server", 24000.0),
+    ]
+    table = ResultsTable.from_dir(write_results(tmp_path / "results", rows), manifest)
+    lib = Library(table, manifest, Prices.load(ROOT / "data" / "prices.toml"))
+    body = f'{{% set GPT = "gpt-oss-120b" %}}\n{{{{ {call} }}}}\n'
+    assert render_error(tmp_path, lib, body) == f"{tmp_path / 'article.md'}:5: {message}"

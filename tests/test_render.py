@@ -235,3 +235,80 @@ def test_comparisons_of_figures_without_a_number_are_refused(
         msg
         == f"{tmp_path / 'article.md'}:4: cannot compare a figure with str '10,000': compare figures or numbers"
     )
+
+
+WRONG_INPUTS = [
+    (
+        'scaling_efficiency(result("6.1-0004", G, "Server"), result("6.1-0001", G, "Server"))',
+        "scaling_efficiency(): the first argument is a system total (result(6.1-0004 gpt-oss-120b Server)); "
+        "it takes a per-GPU value (.per_gpu gives its per-GPU value)",
+    ),
+    (
+        'scaling_efficiency(per_gpu("6.1-0001", G, "Server"), per_gpu("6.1-0004", G, "Server"))',
+        "scaling_efficiency(): the first argument (8 accelerators) is the smaller system, the second has 72: "
+        "pass the larger system first",
+    ),
+    (
+        'scaling_efficiency(per_gpu("6.1-0004", G, "Server"), per_gpu("6.1-0001", G, "Offline"))',
+        "scaling_efficiency(): the first argument is in Server and the second in Offline",
+    ),
+    (
+        'ratio(result("6.1-0001", G, "Server"), per_gpu("6.1-0002", G, "Server"))',
+        "ratio(): the first argument is a system total (result(6.1-0001 gpt-oss-120b Server)) and the second "
+        "a per-GPU value (per_gpu(6.1-0002 gpt-oss-120b Server)): compare totals with totals or per-GPU values "
+        "with per-GPU values (.total, .per_gpu)",
+    ),
+    (
+        'pct_change(per_gpu("6.1-0007", "dlrm-v3", "Offline"), per_gpu("6.1-0001", G, "Offline"))',
+        "pct_change(): the first argument is in Samples/s and the second in Tokens/s",
+    ),
+    (
+        'pct_gap(per_gpu("6.1-0008", "deepseek-r1", "Server"), per_gpu("6.1-0001", G, "Server"))',
+        "pct_gap(): the first argument is on deepseek-r1 and the second on gpt-oss-120b",
+    ),
+    (
+        'share(count(G, "Server"), per_gpu("6.1-0001", G, "Server"))',
+        "share(): the first argument is a count (rows in selection (benchmark=gpt-oss-120b, scenario=Server)) "
+        "and the second a per-GPU value (per_gpu(6.1-0001 gpt-oss-120b Server)): compare like with like",
+    ),
+    (
+        'ratio(entry("6.1-0001", G, "Server"), per_gpu("6.1-0001", G, "Server"))',
+        "ratio(): the first argument is an entry ID (entry 6.1-0001), which has no value to compute with",
+    ),
+    (
+        'ratio(per_gpu("6.1-0001", G, "Server"), constant(0, "nothing"))',
+        "ratio(): the second argument is zero (a constant (0)): cannot divide by it",
+    ),
+    (
+        'cost_per_million_tokens(price("b200_hour"), per_gpu("6.1-0007", "dlrm-v3", "Offline"), 0.5)',
+        "cost_per_million_tokens(): the second argument is in Samples/s; it takes tokens/s per GPU",
+    ),
+    (
+        'cost_per_million_tokens(price("b200_hour"), per_gpu("6.1-0001", G, "Server"), 50)',
+        "cost_per_million_tokens(): the third argument (utilization) is 50; it takes a share between 0 and 1 "
+        "(assumption(...))",
+    ),
+    (
+        'cost_per_million_tokens(per_gpu("6.1-0002", G, "Server"), per_gpu("6.1-0001", G, "Server"), 0.5)',
+        "cost_per_million_tokens(): the first argument is a per-GPU value (per_gpu(6.1-0002 gpt-oss-120b Server)); "
+        "it takes a price per hour (price(...))",
+    ),
+    (
+        'break_even_price(price("b200_hour"), result("6.1-0001", G, "Server"), per_gpu("6.1-0002", G, "Server"))',
+        "break_even_price(): the second argument is a system total (result(6.1-0001 gpt-oss-120b Server)); "
+        "it takes a per-GPU value (.per_gpu gives its per-GPU value)",
+    ),
+]
+
+
+@pytest.mark.parametrize(("call", "message"), WRONG_INPUTS)
+def test_functions_refuse_inputs_of_the_wrong_kind(
+    tmp_path: Path, manifest: Manifest, call: str, message: str
+) -> None:
+    """``scaling_efficiency()`` of two system totals printed 374.5%; units, benchmarks and kinds were never checked."""
+    from .conftest import CHECK_ROWS, tiny_row, write_results
+
+    rows = [*CHECK_ROWS, tiny_row("6.1-0008", "deepseek-r1", "Server", 24000.0)]
+    table = ResultsTable.from_dir(write_results(tmp_path / "results", rows), manifest)
+    body = f'Intro.\n{{% set G = "gpt-oss-120b" %}}\n{{{{ {call} }}}}\n'
+    assert render_error(tmp_path, table, manifest, body) == f"{tmp_path / 'article.md'}:6: {message}"
