@@ -557,3 +557,29 @@ def test_selections_refuse_what_does_not_rank_or_summarise(
     lib = Library(table, manifest, Prices.load(ROOT / "data" / "prices.toml"))
     body = f'{{% set GPT = "gpt-oss-120b" %}}\n{{{{ {call} }}}}\n'
     assert render_error(tmp_path, lib, body) == f"{tmp_path / 'article.md'}:5: {message}"
+
+
+@pytest.mark.parametrize(
+    ("pairs", "caption"),
+    [
+        ('[["Dell", "6.0-0001", "6.1-0002"], ["Azure", "6.0-0002", "6.1-0001"]]', "Same system"),
+        (
+            '[["Dell", "6.0-0001", "6.1-0002"], ["8x B300", "6.0-0001", "6.1-0001"]]',
+            "Same accelerator and GPU count in each pair (not always the same system)",
+        ),
+        (
+            '[["8x B300", "6.0-0001", "6.1-0001"]]',
+            "Same accelerator and GPU count in each pair (different systems)",
+        ),
+        (
+            '[["Dell", "6.0-0001", "6.1-0002"], ["To a rack", "6.0-0002", "6.1-0004"]]',
+            "Pairs of systems as labelled (accelerators or GPU counts differ within a pair)",
+        ),
+    ],
+)
+def test_cross_round_caption_says_same_system_only_of_the_same_system(
+    tmp_path: Path, lib: Library, pairs: str, caption: str
+) -> None:
+    """The caption said "Same system" of every pair, of other systems too."""
+    out = render(tmp_path, lib, f'{{{{ chart("cross_round", {pairs}, "gpt-oss-120b", "Server") }}}}\n')
+    assert f"*Figure 1: {caption}, v6.0 and v6.1: MLPerf® Inference Closed gpt-oss-120b Server; " in out

@@ -165,7 +165,7 @@ def test_footnotes_name_suite_division_benchmarks_source_and_every_cited_entry(
         '1. <a id="mlperf-fn-1"></a>MLPerf® Inference v6.1 Closed Datacenter; DeepSeek-R1 '
         "(Server, Offline, Interactive), gpt-oss-120b (Server, Offline), Llama2-70b-99.9 (Server). "
         "Retrieved from https://mlcommons.org/benchmarks/inference-datacenter/ (official results "
-        "repository, summary.xlsx) on 2 October 2026; entries 6.1-0003, "
+        "repository, summary_results.json) on 2 October 2026; entries 6.1-0003, "
     )
     assert v60.startswith(
         '2. <a id="mlperf-fn-2"></a>MLPerf® Inference v6.0 Closed Datacenter; gpt-oss-120b '

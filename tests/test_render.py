@@ -66,7 +66,7 @@ def test_placeholders_render_values_markers_and_footnotes(
     assert (
         '1. <a id="mlperf-fn-1"></a>MLPerf® Inference v6.1 Closed Datacenter; gpt-oss-120b (Server). '
         "Retrieved from https://mlcommons.org/benchmarks/inference-datacenter/ (official results "
-        "repository, summary.xlsx) on 2 October 2026; entries 6.1-0001, 6.1-0002. Per-GPU values and "
+        "repository, summary\\_results.json) on 2 October 2026; entries 6.1-0001, 6.1-0002. Per-GPU values and "
         "ratios are derived metrics computed by GPU Insights and are not official MLPerf® metrics. "
         "Result not verified by MLCommons Association."
     ) in out

@@ -312,7 +312,9 @@ class Renderer:
         groups = collect_groups(u.figure for u in state.uses)
         markers = self._markers(article, state, groups)
         display = {b: self.lib.manifest.rules.display_name(b) for g in groups.values() for b in g.benchmarks}
-        notes = footnotes_markdown(groups, self.lib.manifest, display, self.publisher)
+        notes = footnotes_markdown(
+            groups, self.lib.manifest, display, self.publisher, loaded_files(self.lib.table)
+        )
         placed = False
         for c in chunks:
             if CITE[:5] in c.text:
@@ -373,6 +375,11 @@ class Renderer:
             f" Results were retrieved within two weeks of the {when} publication; "
             f"non-submitters may not publish them before the window ends."
         )
+
+
+def loaded_files(table: Any) -> dict[str, str]:
+    """The name of the results file each round of *table* was read from (what notes cite)."""
+    return {rep.version: rep.path.name for rep in getattr(table, "reports", [])}
 
 
 def check_claim(condition: Any, message: str, erratum: str, line: int, errata: list[Erratum]) -> str:

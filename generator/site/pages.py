@@ -22,8 +22,8 @@ import pandas as pd
 import yaml
 
 from generator.article.escape import attr, md, md_block, safe_url
-from generator.article.footnotes import SUITE_NAMES, scenario_key
-from generator.article.render import Rendered
+from generator.article.footnotes import SUITE_NAMES, scenario_key, source_label
+from generator.article.render import Rendered, loaded_files
 from generator.check import Finding, by_path
 from generator.data.listing import listing_markdown
 from generator.data.manifest import Manifest, Round
@@ -118,10 +118,12 @@ def day(d: Any) -> str:
     return ""
 
 
-def source_link(rnd: Round) -> str:
-    """The round's source as a link when it is an http(s) URL, else as text."""
+def source_link(rnd: Round, table: ResultsTable | None = None) -> str:
+    """The round's source as a link when it is an http(s) URL, else as text, named by the file
+    *table* read (:func:`~generator.article.footnotes.source_label`)."""
     url = safe_url(rnd.source)
-    return f"[{md(rnd.source_label)}]({url})" if url else f"{md(rnd.source)} ({md(rnd.source_label)})"
+    label = source_label(rnd, loaded_files(table).get(rnd.version, "") if table is not None else "")
+    return f"[{md(label)}]({url})" if url else f"{md(rnd.source)} ({md(label)})"
 
 
 def bench_slug(benchmark: str) -> str:
@@ -292,7 +294,7 @@ def round_page(version: str, rendered: list[Rendered], manifest: Manifest, table
     rnd = manifest.rounds.get(version)
     if rnd is not None:
         lines += [
-            f"Published {day(rnd.published)}; retrieved from {source_link(rnd)} on {day(rnd.retrieved)}.",
+            f"Published {day(rnd.published)}; retrieved from {source_link(rnd, table)} on {day(rnd.retrieved)}.",
             "",
         ]
         if rnd.compatible_with:
@@ -395,7 +397,7 @@ def data_page(table: ResultsTable, version: str, manifest: Manifest) -> str:
         lines += [md(rep.summary_line(f"v{version}/{rep.path.name}")), ""]
     if rnd:
         lines += [
-            f"Published {day(rnd.published)}; retrieved from {source_link(rnd)} on {day(rnd.retrieved)}.",
+            f"Published {day(rnd.published)}; retrieved from {source_link(rnd, table)} on {day(rnd.retrieved)}.",
             "",
         ]
     lines += scenario_rows(df)
@@ -513,7 +515,9 @@ def page_makers(
     pub = publication or publication_of(manifest)
     shown = published(rendered, sample)
     slugs = {r.article.slug for r in shown}
-    ctx = NoteContext(manifest, _display(rendered, manifest), details_urls(table), pub.name)
+    ctx = NoteContext(
+        manifest, _display(rendered, manifest), details_urls(table), pub.name, loaded_files(table)
+    )
     # no title in front matter: the theme titles the home page with the site's name alone
     pages: list[tuple[str, PageMaker]] = [("index.md", lambda: index_page(shown, table, sample, pub))]
     grouped = by_path(findings)  # once: not every finding read for every article
