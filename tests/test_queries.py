@@ -10,7 +10,7 @@ from generator.article.functions import Library, Prices
 from generator.article.render import Renderer, load_article
 from generator.data.manifest import Manifest
 from generator.data.table import ResultsTable
-from generator.errors import ClaimFailed, LookupFailed, TemplateError
+from generator.errors import BuildError, ClaimFailed, LookupFailed, TemplateError
 
 from .conftest import ROOT, tiny_row, write_results
 
@@ -228,7 +228,7 @@ def test_holds_with_erratum_reports_instead_of_failing(tmp_path: Path, lib: Libr
     body = '{{ holds(only(["B300"], "gpt-oss-120b", "Server", round="6.1", max_gpus=8, above=8500), "only B300 rows clear 8,500", erratum="published text") }}Text.\n'
     out = render(tmp_path, lib, body)
     assert (
-        "## Errata\n\n- **Erratum (published text).** The text says that only B300 rows clear 8,500. The official "
+        '## Errata\n\n- <a id="erratum-1"></a>**Erratum (published text).** The text says that only B300 rows clear 8,500. The official '
         "results contradict it: entry 6.1-0003 gpt-oss-120b Server (Dell AMD, MI355X, 8 GPUs): 9,000 per GPU."
     ) in out
     body = '{{ holds(only(["B300", "MI355X"], "gpt-oss-120b", "Server", round="6.1", max_gpus=8, above=8500), "m", erratum="published text") }}\n'
@@ -445,11 +445,21 @@ def test_the_build_summary_counts_errata_beside_findings() -> None:
     from generator.site.build import _report_findings
 
     lines: list[str] = []
-    _report_findings([], True, lines.append, errata=1)
-    assert lines == [
+    _report_findings([], False, lines.append, errata=1)
+    summary = (
         "compliance: 0 errors, 0 warnings; 1 erratum of published text noted above "
         "(per-article reports in the site's review/ pages; details: gpu-insights check)"
-    ]
+    )
+    assert lines == [summary]
+    # in strict mode, a published claim the data contradict fails the build (it passed before)
+    lines.clear()
+    with pytest.raises(BuildError) as exc:
+        _report_findings([], True, lines.append, errata=2)
+    assert lines == [summary.replace("1 erratum", "2 errata")]
+    assert exc.value.message == (
+        "2 errata of published text in strict mode: a published claim the official results contradict "
+        "(see the warnings above); the previous site is left as it was"
+    )
 
 
 # ---------------------------------------------------------------- charts in templates

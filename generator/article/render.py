@@ -64,11 +64,23 @@ class Erratum:
     message: str  # the claim, as the text makes it
     published: str  # which published text made it (the erratum= argument)
     why: str  # the rows that contradict it
+    number: int = 1  # its place in the article's Errata section
+
+    @property
+    def anchor(self) -> str:
+        return f"erratum-{self.number}"
 
     def markdown(self) -> str:
         return (
-            f"- **Erratum ({md(self.published)}).** The text says that {md(self.message)}. "
+            f'- <a id="{self.anchor}"></a>**Erratum ({md(self.published)}).** The text says that {md(self.message)}. '
             f"The official results contradict it: {md(self.why)}."
+        )
+
+    def mark(self) -> str:
+        """What stands at the claim's sentence: a link to the erratum, so the sentence is never read as true."""
+        return (
+            f'<sup class="gi-erratum"><a href="#{self.anchor}" title="The official results contradict this '
+            f'sentence: see the Errata">erratum</a></sup>'
         )
 
 
@@ -386,7 +398,8 @@ def check_claim(condition: Any, message: str, erratum: str, line: int, errata: l
     """``holds(condition, message)``: nothing when true; a build error naming the claim when false.
 
     With ``erratum="..."`` (the published text that made the claim) a false claim is
-    reported in the article's Errata section instead, with the rows that contradict it;
+    marked where ``holds`` stands (a link to the erratum) and reported in the article's Errata
+    section, with the rows that contradict it;
     a claim marked as an erratum that holds again is an error too, so the mark goes away.
     """
     ok = bool(condition)
@@ -398,7 +411,8 @@ def check_claim(condition: Any, message: str, erratum: str, line: int, errata: l
     if ok and erratum:
         raise ClaimFailed(f"claim marked as an erratum ({erratum}) holds now: {message}; remove erratum=")
     if not ok:
-        errata.append(Erratum(line, message, erratum, why or "the condition is false"))
+        errata.append(Erratum(line, message, erratum, why or "the condition is false", len(errata) + 1))
+        return Trusted(errata[-1].mark())
     return Trusted("")
 
 

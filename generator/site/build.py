@@ -443,6 +443,11 @@ def _report_findings(findings: list[Any], strict: bool, log: Log, *, errata: int
         f"compliance: {n_err} errors, {n_warn} warnings{noted} "
         f"(per-article reports in the site's review/ pages; details: gpu-insights check)"
     )
+    if strict and errata:
+        raise BuildError(
+            f"{errata} {'erratum' if errata == 1 else 'errata'} of published text in strict mode: a published "
+            "claim the official results contradict (see the warnings above); the previous site is left as it was"
+        )
     if failed(findings, strict=strict):
         raise BuildError(
             f"compliance check failed ({n_err} errors, {n_warn} warnings{' in strict mode' if strict else ''}); "

@@ -152,6 +152,9 @@ def front_matter(r: Rendered, pub: Publication) -> dict[str, Any]:
         if k in r.article.meta:
             v = r.article.meta[k]
             meta[k] = v.isoformat() if hasattr(v, "isoformat") else attr(str(v))
+    if r.errata and not r.missing:  # the feed item's description says so first
+        desc = str(r.article.meta.get("description", "")).strip()
+        meta["description"] = attr(f"{errata_summary(r)} {desc}".strip())
     name = str(r.article.meta.get("author", "")).strip()
     if name:
         meta["author_name"] = attr(name)
@@ -206,10 +209,29 @@ def article_item(r: Rendered, up: str = "") -> list[str]:
     line = byline(r, up)
     if line:
         out += [f'<p class="gi-byline" markdown="1">{line}</p>', ""]
+    if r.errata:
+        out += [f'<p class="gi-erratum-note" markdown="1">{errata_note(r, up)}</p>', ""]
     desc = r.article.meta.get("description")
     if desc:
         out += [md_block(str(desc)), ""]
     return out
+
+
+def errata_note(r: Rendered, up: str = "") -> str:
+    """What a listing says of an article with errata: published claims the official results contradict."""
+    n = len(r.errata)
+    what = "a sentence" if n == 1 else f"{n} sentences"
+    return (
+        f"**Erratum:** the official results contradict {what} of this article, marked in its text; "
+        f"see [the errata]({up}{r.article.slug}.md#errata)."
+    )
+
+
+def errata_summary(r: Rendered) -> str:
+    """The same, as plain text, where a feed item's description begins."""
+    n = len(r.errata)
+    what = "a sentence" if n == 1 else f"{n} sentences"
+    return f"Erratum: the official results contradict {what} of this article, marked in its text."
 
 
 def index_page(rendered: list[Rendered], table: ResultsTable, sample: bool, pub: Publication) -> str:
@@ -478,6 +500,8 @@ def review_index(rendered: list[Rendered], shown: set[str]) -> str:
     ]
     for r in rendered:
         report = "not built" if r.missing else f"[compliance report](compliance-{r.article.slug}.md)"
+        if r.errata:
+            report += f" · **{len(r.errata)} {'erratum' if len(r.errata) == 1 else 'errata'}**"
         demo = "" if r.article.slug in shown else " · a demo for the embedded sample, not published"
         lines.append(f"- [{md(r.article.title)}]({r.article.slug}.md) · {report}{demo}")
     lines += ["- [Compliance rules](rules.md)", "- [Placeholder reference](placeholders.md)"]
