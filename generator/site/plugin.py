@@ -148,10 +148,14 @@ class GpuInsightsPlugin(BasePlugin[GpuInsightsConfig]):
 
     @event_priority(-100)  # last: the site is marked with every file written, the feeds' among them
     def on_post_build(self, *, config: MkDocsConfig) -> None:
-        if self.prepared is not None:
-            from generator.site.build import finish_site  # see on_config
+        if self.prepared is not None and self.project is not None:
+            from generator.site.build import check_pages, finish_site  # see on_config
 
             finish_site(self.prepared, Path(config.site_dir))
+            try:  # the statements each article needs, on the pages MkDocs wrote
+                check_pages(self.project, self.prepared, Path(config.site_dir))
+            except GpuInsightsError as exc:
+                raise PluginError(f"gpu-insights: {exc.message}") from None
         if not _PRERENDERED.get():  # `gpu-insights build` marks the site it swaps in itself
             mark_site(Path(config.site_dir))
 
