@@ -593,3 +593,15 @@ def test_cross_round_caption_says_same_system_only_of_the_same_system(
     """The caption said "Same system" of every pair, of other systems too."""
     out = render(tmp_path, lib, f'{{{{ chart("cross_round", {pairs}, "gpt-oss-120b", "Server") }}}}\n')
     assert f"*Figure 1: {caption}, v6.0 and v6.1: MLPerf® Inference Closed gpt-oss-120b Server; " in out
+
+
+@pytest.mark.parametrize(
+    "fn", ['gains(round="6.0", since="6.1")', 'newcomers("submitter", round="6.1", since="6.1")']
+)
+def test_gains_and_newcomers_count_from_an_earlier_round(tmp_path: Path, lib: Library, fn: str) -> None:
+    """gains(round="6.0", since="6.1") printed the losses from v6.1 to v6.0 as gains."""
+    name = fn.split("(")[0]
+    since, rnd = ("6.1", "6.0") if name == "gains" else ("6.1", "6.1")
+    assert render_error(tmp_path, lib, f"{{{{ {fn} | length }}}}\n") == (
+        f"{tmp_path / 'article.md'}:4: {name}(): since={since} is not a round before round={rnd}"
+    )

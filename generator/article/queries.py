@@ -90,6 +90,12 @@ def _row_text(f: Figure) -> str:
     return f"entry {r.result_id} {r.benchmark} {r.scenario} ({what}): {f}{' per GPU' if f.kind == 'per_gpu' else ''}"
 
 
+def _older(fn: str, since: Any, round: Any) -> None:
+    """*since* a round before *round*: a gain or a newcomer is counted from an earlier round."""
+    if version_key(str(since)) >= version_key(str(round)):
+        raise LookupFailed(f"{fn}(): since={since} is not a round before round={round}")
+
+
 def _threshold(above: Any, row: Row, col: str) -> float:
     """``only(above=...)``'s value, of the kind the rows are compared by (per-GPU or total)."""
     if not isinstance(above, Figure):
@@ -414,6 +420,7 @@ class Queries:
         ``{{ newcomers("model", round="6.1", since="6.0", division=None) }}`` → ``2``; ``.names``
         lists them (here ``e2e-rag``, ``qwen3.6-27b``). Cites the rows of the new names.
         """
+        _older("newcomers", since, round)
         now = self.count(*args, distinct=what, round=round, **filters)
         before = set(self.count(*args, distinct=what, round=since, **filters).names)
         new = [n for n in now.names if n not in before]
@@ -444,6 +451,7 @@ class Queries:
         ``.scenario``, ``.new`` and ``.old`` (the two best rows). ``order="change"`` lists the
         largest gain first (default: by benchmark, then scenario).
         """
+        _older("gains", since, round)
         out = []
         for bench in self.names("benchmark", round=round, **filters):
             if not self.comparable(since, round, bench):
