@@ -6,7 +6,7 @@ import html
 import re
 from pathlib import Path
 
-from generator.article.footnotes import note_text
+from generator.article.footnotes import note_text, source_label
 from generator.article.functions import Library, Prices
 from generator.article.render import Rendered, Renderer, load_article
 from generator.check import Finding
@@ -267,8 +267,6 @@ def test_an_official_url_with_a_space_is_percent_encoded_and_linked(
 
 def test_notes_name_the_results_file_the_build_loaded(manifest: Manifest) -> None:
     """v6.1's label named summary.xlsx when the build had read summary_results.json."""
-    from generator.article.footnotes import source_label
-
     v61 = manifest.rounds["6.1"]
     assert v61.source_label == "official results repository, summary.xlsx"
     assert source_label(v61, "summary_results.json") == "official results repository, summary_results.json"

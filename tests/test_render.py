@@ -14,7 +14,7 @@ from generator.data.manifest import Manifest
 from generator.data.table import ResultsTable
 from generator.errors import TemplateError
 
-from .conftest import ROOT
+from .conftest import CHECK_ROWS, ROOT, tiny_row, write_results
 
 
 def render(tmp_path: Path, table: ResultsTable, manifest: Manifest, body: str, meta: str = "") -> str:
@@ -306,8 +306,6 @@ def test_functions_refuse_inputs_of_the_wrong_kind(
     tmp_path: Path, manifest: Manifest, call: str, message: str
 ) -> None:
     """``scaling_efficiency()`` of two system totals printed 374.5%; units, benchmarks and kinds were never checked."""
-    from .conftest import CHECK_ROWS, tiny_row, write_results
-
     rows = [*CHECK_ROWS, tiny_row("6.1-0008", "deepseek-r1", "Server", 24000.0)]
     table = ResultsTable.from_dir(write_results(tmp_path / "results", rows), manifest)
     body = f'Intro.\n{{% set G = "gpt-oss-120b" %}}\n{{{{ {call} }}}}\n'

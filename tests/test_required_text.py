@@ -13,6 +13,7 @@ from generator.data.table import ResultsTable
 from generator.errors import BuildError
 from generator.site import reader
 from generator.site.build import build
+from generator.site.required import missing_statements
 
 from .conftest import TINY_ROWS, write_results
 from .test_build import GOLDEN, quiet, tiny_project
@@ -98,8 +99,6 @@ def test_a_page_that_lost_a_statement_fails_the_build_and_keeps_the_site(
 
 
 def test_missing_notes_entries_and_derived_statement_are_named(tmp_path: Path) -> None:
-    from generator.site.required import missing_statements
-
     project = tiny_project(tmp_path)
     results = write_results(tmp_path / "results", TINY_ROWS)
     res = build(project=project, results=results, site_dir=tmp_path / "site", log=quiet)
