@@ -7,6 +7,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from mkdocs.commands.build import build as mkdocs_build
+from mkdocs.config import load_config
+from mkdocs.exceptions import Abort
 
 from generator.data.manifest import Manifest
 from generator.data.table import ResultsTable
@@ -113,4 +116,31 @@ def test_missing_notes_entries_and_derived_statement_are_named(tmp_path: Path) -
         "medians, and percentage changes are derived metrics computed by GPU Insights and are not "
         "official MLPerf® metrics.')",
         "footnote 2 (v6.0 Closed Datacenter) is missing",
+    ]
+
+
+def test_the_plugins_build_fails_on_a_page_that_lost_a_statement(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """``mkdocs build`` with the plugin reads the finished pages as ``gpu-insights build`` does."""
+    project = tiny_project(tmp_path)
+    results = write_results(tmp_path / "results", TINY_ROWS)
+    yml = project.mkdocs_yml
+    yml.write_text(
+        yml.read_text("utf-8").replace(
+            "  - gpu-insights\n", f"  - gpu-insights:\n      results: {results}\n"
+        ),
+        "utf-8",
+    )
+    note = reader.reader_note
+    monkeypatch.setattr(reader, "reader_note", lambda *a, **kw: note(*a, **kw).replace(reader.TRADEMARK, ""))
+    cfg = load_config(str(yml))
+    cfg.plugins.on_startup(command="build", dirty=False)  # as `mkdocs build` does
+    with pytest.raises(Abort):
+        mkdocs_build(cfg)
+    article = project.content_dir / "tiny.md"
+    assert [r.getMessage() for r in caplog.records if r.levelname == "ERROR"] == [
+        "gpu-insights: required text missing from reader pages:\n"
+        f"  {article}: footnote 1 (v6.1 Closed Datacenter) lacks the trademark legend on its page\n"
+        f"  {article}: footnote 2 (v6.0 Closed Datacenter) lacks the trademark legend on its page"
     ]

@@ -59,7 +59,7 @@ from generator.site.pages import (
     site_nav,
     titled,
 )
-from generator.site.required import check_required_text
+from generator.site.required import required_text_error, required_text_problems
 from generator.site.sitedir import SiteDir, guarded_folders
 from generator.workers import default_jobs, forked_map, jobs_worth
 
@@ -556,7 +556,11 @@ def write_site(
 def check_pages(project: Project, p: Prepared, site: Path) -> None:
     """The statements each published article needs, read on its finished page
     (:mod:`generator.site.required`): a build that lost one fails, the old site stays."""
-    check_required_text(site, published(p.rendered, p.sample), load_publication(project.mkdocs_yml).name)
+    problems = required_text_problems(
+        site, published(p.rendered, p.sample), load_publication(project.mkdocs_yml).name
+    )
+    if problems:
+        raise required_text_error(problems, "; the previous site is left as it was")
 
 
 def render_cache_key(project: Project, results: Path | None) -> str:

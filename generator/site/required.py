@@ -82,9 +82,9 @@ def article_html(site: Path, slug: str) -> Path | None:
     return None
 
 
-def check_required_text(site: Path, rendered: list[Rendered], publisher: str) -> None:
-    """Every article of *rendered* (those the site publishes, built) shows on its page in *site*
-    what it needs; else a :class:`BuildError` naming each article and what its page lacks."""
+def required_text_problems(site: Path, rendered: list[Rendered], publisher: str) -> list[str]:
+    """What each article of *rendered* (those the site publishes, built) lacks on its page in
+    *site*, one line per statement, naming the article."""
     problems: list[str] = []
     for r in rendered:
         if r.missing:
@@ -95,8 +95,11 @@ def check_required_text(site: Path, rendered: list[Rendered], publisher: str) ->
             continue
         page = path.read_text("utf-8", errors="replace")
         problems += [f"{r.article.path}: {why} on its page" for why in missing_statements(r, page, publisher)]
-    if problems:
-        raise BuildError(
-            "required text missing from reader pages; the previous site is left as it was:\n"
-            + "\n".join(f"  {p}" for p in problems)
-        )
+    return problems
+
+
+def required_text_error(problems: list[str], after: str = "") -> BuildError:
+    """The error a build fails with: *after* says what became of the site."""
+    return BuildError(
+        f"required text missing from reader pages{after}:\n" + "\n".join(f"  {p}" for p in problems)
+    )
