@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
+from collections.abc import Iterator
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -13,11 +15,86 @@ from generator import audit, workers
 from generator.article.render import Article, Rendered, Renderer
 from generator.data.manifest import Manifest, load_manifest
 from generator.data.table import ResultsTable
-from generator.project import data_file
+from generator.project import Project, data_file
 from generator.site.build import ledger_entries
+
+from .browser import CHROMIUM
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = Path(__file__).resolve().parent / "corpus"
+
+#: the project's own articles, by name: tests copy these, never content/ as a whole (an article a
+#: user adds to the checkout's content/ must not change what the tests build)
+PROJECT_ARTICLES = (
+    "demo-per-gpu-sample.md",
+    "mlperf-inference-v6.1-per-gpu.md",
+    "mlperf-inference-v6.1-round-overview.md",
+)
+
+
+def project_articles(dest: Path) -> Path:
+    """A folder *dest* holding copies of :data:`PROJECT_ARTICLES`."""
+    dest.mkdir(parents=True, exist_ok=True)
+    for name in PROJECT_ARTICLES:
+        shutil.copy(ROOT / "content" / name, dest / name)
+    return dest
+
+
+def official_project(dest: Path) -> Project:
+    """This checkout's publication copied to *dest* with the project's own articles only
+    (:data:`PROJECT_ARTICLES`, copied first beside it, to *dest*-articles)."""
+    return Project(ROOT).clone(dest, content=project_articles(dest.with_name(dest.name + "-articles")))
+
+
+@pytest.fixture(autouse=True, scope="session")
+def no_test_builds_the_checkouts_content() -> Iterator[None]:
+    """No test builds or copies the checkout's content/ as a whole (use :func:`official_project`):
+    two did, and failed as soon as a user added an article there."""
+    own = (ROOT / "content").resolve()
+    articles, clone = Project.articles, Project.clone
+
+    def guarded_articles(self: Project) -> list[Path]:
+        if self.content_dir.resolve() == own:
+            raise AssertionError(f"a test builds the checkout's own {own}: build official_project(...)")
+        return articles(self)
+
+    def guarded_clone(
+        self: Project, dest: Path, *, content: Path | None = None, sample: bool = False
+    ) -> Project:
+        if content is None and self.content_dir.resolve() == own:
+            raise AssertionError(f"a test copies the checkout's own {own}: pass content= (project_articles)")
+        return clone(self, dest, content=content, sample=sample)
+
+    patch = pytest.MonkeyPatch()
+    patch.setattr(Project, "articles", guarded_articles)
+    patch.setattr(Project, "clone", guarded_clone)
+    yield
+    patch.undo()
+
+
+# ---------------------------------------------------------------- what the tests need
+def missing_needs(items: list[pytest.Item]) -> list[str]:
+    """What the collected tests need and this machine lacks, one line each: Debian's chromium
+    for the browser tests (without it, each of them errored: 36 errors on a fresh machine)."""
+    out = []
+    if any(i.path.name.startswith("test_browser") for i in items) and (
+        not Path(CHROMIUM).exists() or shutil.which("chromium") is None
+    ):
+        out.append(
+            f"the browser tests need Debian's chromium ({CHROMIUM}), which is missing: install it with "
+            "`sudo apt-get install chromium` (or leave them out: -k 'not browser')"
+        )
+    return out
+
+
+@pytest.hookimpl(trylast=True)  # after -k and -m deselected what will not run
+def pytest_collection_modifyitems(
+    session: pytest.Session, config: pytest.Config, items: list[pytest.Item]
+) -> None:
+    """Before any test runs: stop with one line per missing need (:func:`missing_needs`)."""
+    missing = missing_needs(items)
+    if missing:
+        pytest.exit("; ".join(missing), returncode=pytest.ExitCode.USAGE_ERROR)
 
 
 @pytest.fixture()

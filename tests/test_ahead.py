@@ -17,7 +17,7 @@ from generator.data.manifest import Manifest
 from generator.data.table import ResultsTable
 from generator.errors import TemplateError
 
-from .conftest import ROOT
+from .conftest import PROJECT_ARTICLES, ROOT
 
 CORPUS = ROOT / "tests" / "corpus" / "articles"
 
@@ -44,7 +44,7 @@ def test_every_article_renders_the_same_from_code_compiled_ahead(
         "---\ntitle: T\n---\nA {{ '*b*_c' }} {{ 'x' ~ '<y>' }}.\n", "utf-8"
     )
     (tmp_path / "number.md").write_text("---\ntitle: T\n---\n\nThe {{ 42 }}.\n", "utf-8")
-    paths = sorted(CORPUS.glob("*/*.md")) + sorted((ROOT / "content").glob("*.md"))
+    paths = sorted(CORPUS.glob("*/*.md")) + [ROOT / "content" / n for n in PROJECT_ARTICLES]
     paths += [tmp_path / "constants.md", tmp_path / "number.md"]
     monkeypatch.setattr(ahead_mod, "MAX_AHEAD", len(paths))
     compiled = CompileAhead(paths).collect(30)

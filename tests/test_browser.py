@@ -23,7 +23,7 @@ import pytest
 from generator.site.build import build
 
 from .browser import chromium, need_chromium, offline_page, serve_dir
-from .conftest import ROOT
+from .conftest import ROOT, official_project
 
 pytestmark = pytest.mark.browser
 
@@ -74,7 +74,8 @@ MEASURE = """() => {
 def served_site(tmp_path_factory: pytest.TempPathFactory, shared_dir: Path) -> Iterator[tuple[str, Path]]:
     need_chromium()
     site = tmp_path_factory.mktemp("browser") / "site"
-    build(results=shared_dir, site_dir=site, log=lambda _: None)
+    project = official_project(site.parent / "project")  # the project's articles, not content/'s
+    build(project=project, results=shared_dir, site_dir=site, log=lambda _: None)
     with serve_dir(site) as url:
         yield url, site
 

@@ -17,7 +17,7 @@ from generator.project import Project
 from generator.site.build import build
 from generator.site.mkdocs_build import MkDocsSetup, run_mkdocs
 
-from .conftest import ROOT, TINY_ROWS, write_results
+from .conftest import ROOT, TINY_ROWS, official_project, write_results
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 UPDATE = os.environ.get("GPU_INSIGHTS_UPDATE_GOLDEN") == "1"
@@ -31,7 +31,8 @@ def quiet(_: str) -> None:
     pass
 
 
-def test_default_build_uses_the_embedded_sample(tmp_path: Path) -> None:
+def test_default_build_uses_the_embedded_sample(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(official_project(tmp_path / "project").root)  # the project's articles, not content/'s
     result = CliRunner().invoke(main, ["build", "--site-dir", str(tmp_path / "site")])
     assert result.exit_code == 0, result.output
     assert "v6.1: 17 rows from" in result.output

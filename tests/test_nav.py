@@ -10,7 +10,7 @@ from generator.project import Project
 from generator.site.build import build
 from generator.site.pages import NAV_ARTICLES, NAV_ROUNDS, articles_nav, rounds_nav
 
-from .conftest import ROOT, tiny_row, write_results
+from .conftest import official_project, tiny_row, write_results
 
 
 def _article(slug: str, date: str, rounds: list[str]) -> Any:
@@ -38,7 +38,7 @@ def test_more_articles_are_grouped_by_the_newest_round_each_cites() -> None:
 
 
 def test_an_article_page_of_a_large_site_links_its_own_rounds_articles_only(tmp_path: Path) -> None:
-    project = Project(ROOT).clone(tmp_path / "project")
+    project = official_project(tmp_path / "project")
     for i in range(NAV_ARTICLES):
         rnd = "6.0" if i % 2 else "5.1"
         (project.content_dir / f"note-{i:02d}.md").write_text(
@@ -79,7 +79,7 @@ def test_rounds_sections_name_every_round_or_the_newest_and_an_index() -> None:
 
 def _rounds_project(tmp_path: Path, versions: list[str]) -> tuple[Project, Path]:
     """A project whose data has one small made-up round per version (rounds.toml lists them)."""
-    project = Project(ROOT).clone(tmp_path / "project")
+    project = official_project(tmp_path / "project")
     rows = [tiny_row(f"{v}-0001", "gpt-oss-120b", "Server", 80000.0 + k) for k, v in enumerate(versions)]
     results = write_results(tmp_path / "results", rows)
     rounds = [

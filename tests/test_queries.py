@@ -10,7 +10,7 @@ from generator.article.functions import Library, Prices
 from generator.article.render import Renderer, load_article
 from generator.data.manifest import Manifest
 from generator.data.table import ResultsTable
-from generator.errors import ClaimFailed, LookupFailed, TemplateError
+from generator.errors import BuildError, ClaimFailed, LookupFailed, TemplateError
 
 from .conftest import ROOT, tiny_row, write_results
 
@@ -228,7 +228,7 @@ def test_holds_with_erratum_reports_instead_of_failing(tmp_path: Path, lib: Libr
     body = '{{ holds(only(["B300"], "gpt-oss-120b", "Server", round="6.1", max_gpus=8, above=8500), "only B300 rows clear 8,500", erratum="published text") }}Text.\n'
     out = render(tmp_path, lib, body)
     assert (
-        "## Errata\n\n- **Erratum (published text).** The text says that only B300 rows clear 8,500. The official "
+        '## Errata\n\n- <a id="erratum-1"></a>**Erratum (published text).** The text says that only B300 rows clear 8,500. The official '
         "results contradict it: entry 6.1-0003 gpt-oss-120b Server (Dell AMD, MI355X, 8 GPUs): 9,000 per GPU."
     ) in out
     body = '{{ holds(only(["B300", "MI355X"], "gpt-oss-120b", "Server", round="6.1", max_gpus=8, above=8500), "m", erratum="published text") }}\n'
@@ -445,11 +445,21 @@ def test_the_build_summary_counts_errata_beside_findings() -> None:
     from generator.site.build import _report_findings
 
     lines: list[str] = []
-    _report_findings([], True, lines.append, errata=1)
-    assert lines == [
+    _report_findings([], False, lines.append, errata=1)
+    summary = (
         "compliance: 0 errors, 0 warnings; 1 erratum of published text noted above "
         "(per-article reports in the site's review/ pages; details: gpu-insights check)"
-    ]
+    )
+    assert lines == [summary]
+    # in strict mode, a published claim the data contradict fails the build (it passed before)
+    lines.clear()
+    with pytest.raises(BuildError) as exc:
+        _report_findings([], True, lines.append, errata=2)
+    assert lines == [summary.replace("1 erratum", "2 errata")]
+    assert exc.value.message == (
+        "2 errata of published text in strict mode: a published claim the official results contradict "
+        "(see the warnings above); the previous site is left as it was"
+    )
 
 
 # ---------------------------------------------------------------- charts in templates
@@ -520,3 +530,78 @@ def test_data_page_counts_a_benchmarks_rows_per_scenario_on_one_line(
         if line.startswith("| ") and not line.startswith("| Benchmark")
     ]
     assert sum(totals) == len(official.of_round("5.1")) == 1448
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (
+            'median(round="6.1", units="Tokens/s", scenario="Server")',
+            "median(): the selection (scenario=Server, round=6.1, units=Tokens/s) mixes benchmarks (deepseek-r1, "
+            "gpt-oss-120b); name one",
+        ),
+        (
+            'spread(round="6.1", units="Tokens/s")',
+            "spread(): the selection (round=6.1, units=Tokens/s) mixes benchmarks (deepseek-r1, gpt-oss-120b); name one",
+        ),
+        (
+            'holds(only(["B300"], GPT, "Server", round="6.1", above=result("6.1-0002", GPT, "Server")), "m")',
+            "only(): above= is a system total (80,000), and the rows are compared by their per-GPU values",
+        ),
+        (
+            'holds(only(["B300"], GPT, "Server", round="6.1", above=per_gpu("6.1-0008", "dlrm-v3", "Offline")), "m")',
+            "only(): above= is in Samples/s and the rows in Tokens/s",
+        ),
+    ],
+)
+def test_selections_refuse_what_does_not_rank_or_summarise(
+    tmp_path: Path, manifest: Manifest, call: str, message: str
+) -> None:
+    """A median or spread over benchmarks, a threshold of another kind were computed silently."""
+    rows = [
+        *ROWS,
+        tiny_row("6.1-0008", "dlrm-v3", "Offline", 8000.0, Performance_Units="Samples/s"),
+        tiny_row("6.1-0009", "deepseek-r1", "Server", 24000.0),
+    ]
+    table = ResultsTable.from_dir(write_results(tmp_path / "results", rows), manifest)
+    lib = Library(table, manifest, Prices.load(ROOT / "data" / "prices.toml"))
+    body = f'{{% set GPT = "gpt-oss-120b" %}}\n{{{{ {call} }}}}\n'
+    assert render_error(tmp_path, lib, body) == f"{tmp_path / 'article.md'}:5: {message}"
+
+
+@pytest.mark.parametrize(
+    ("pairs", "caption"),
+    [
+        ('[["Dell", "6.0-0001", "6.1-0002"], ["Azure", "6.0-0002", "6.1-0001"]]', "Same system"),
+        (
+            '[["Dell", "6.0-0001", "6.1-0002"], ["8x B300", "6.0-0001", "6.1-0001"]]',
+            "Same accelerator and GPU count in each pair (not always the same system)",
+        ),
+        (
+            '[["8x B300", "6.0-0001", "6.1-0001"]]',
+            "Same accelerator and GPU count in each pair (different systems)",
+        ),
+        (
+            '[["Dell", "6.0-0001", "6.1-0002"], ["To a rack", "6.0-0002", "6.1-0004"]]',
+            "Pairs of systems as labelled (accelerators or GPU counts differ within a pair)",
+        ),
+    ],
+)
+def test_cross_round_caption_says_same_system_only_of_the_same_system(
+    tmp_path: Path, lib: Library, pairs: str, caption: str
+) -> None:
+    """The caption said "Same system" of every pair, of other systems too."""
+    out = render(tmp_path, lib, f'{{{{ chart("cross_round", {pairs}, "gpt-oss-120b", "Server") }}}}\n')
+    assert f"*Figure 1: {caption}, v6.0 and v6.1: MLPerf® Inference Closed gpt-oss-120b Server; " in out
+
+
+@pytest.mark.parametrize(
+    "fn", ['gains(round="6.0", since="6.1")', 'newcomers("submitter", round="6.1", since="6.1")']
+)
+def test_gains_and_newcomers_count_from_an_earlier_round(tmp_path: Path, lib: Library, fn: str) -> None:
+    """gains(round="6.0", since="6.1") printed the losses from v6.1 to v6.0 as gains."""
+    name = fn.split("(")[0]
+    since, rnd = ("6.1", "6.0") if name == "gains" else ("6.1", "6.1")
+    assert render_error(tmp_path, lib, f"{{{{ {fn} | length }}}}\n") == (
+        f"{tmp_path / 'article.md'}:4: {name}(): since={since} is not a round before round={rnd}"
+    )

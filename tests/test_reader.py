@@ -6,7 +6,7 @@ import html
 import re
 from pathlib import Path
 
-from generator.article.footnotes import note_text
+from generator.article.footnotes import note_text, source_label
 from generator.article.functions import Library, Prices
 from generator.article.render import Rendered, Renderer, load_article
 from generator.check import Finding
@@ -246,3 +246,29 @@ def test_each_review_page_shows_its_own_article_s_findings_in_order(
     mine, theirs = pages["review/tiny.md"](), pages["review/other.md"]()
     assert "a only" in mine and "b first" not in mine and "b second" not in mine
     assert "a only" not in theirs and theirs.index("b first") < theirs.index("b second")
+
+
+def test_an_official_url_with_a_space_is_percent_encoded_and_linked(
+    tmp_path: Path, manifest: Manifest
+) -> None:
+    """Entry 6.1-0108's Details URL names the folder ``closed/Naeem Khoshnevis``: it got no link."""
+    url = "https://github.com/mlcommons/inference_results_v6.1/tree/main/closed/Naeem Khoshnevis/results/H200"
+    r, table = rendered(tmp_path, manifest, with_details(TINY_ROWS, url))
+    encoded = url.replace(" ", "%20")
+    assert details_urls(table)[("6.1", "6.1-0001")] == encoded
+    page = reader_markdown(r, NoteContext(manifest, {}, details_urls(table)))
+    assert f'<a class="gi-entry" href="{encoded}" title="Official result 6.1-0001">' in page
+    quoted = with_details(TINY_ROWS, 'https://example.org/a"b c')
+    assert (
+        details_urls(rendered(tmp_path, manifest, quoted)[1])[("6.1", "6.1-0001")]
+        == "https://example.org/a%22b%20c"
+    )
+
+
+def test_notes_name_the_results_file_the_build_loaded(manifest: Manifest) -> None:
+    """v6.1's label named summary.xlsx when the build had read summary_results.json."""
+    v61 = manifest.rounds["6.1"]
+    assert v61.source_label == "official results repository, summary.xlsx"
+    assert source_label(v61, "summary_results.json") == "official results repository, summary_results.json"
+    assert source_label(v61, "summary.xlsx") == "official results repository, summary.xlsx"
+    assert source_label(v61) == "official results repository, summary.xlsx"

@@ -17,13 +17,12 @@ from generator.article.charts import ASSETS, vega_bundle, vega_bundle_name
 from generator.cli import main
 from generator.data import table as table_mod
 from generator.errors import BuildError
-from generator.project import Project
 from generator.signing import read_signed
 from generator.site import build as site_build
 from generator.site import mkdocs_parallel
 from generator.site.build import build
 
-from .conftest import ROOT, TINY_ROWS, shared_results_dir, write_results
+from .conftest import ROOT, TINY_ROWS, official_project, shared_results_dir, write_results
 from .test_build import quiet, tiny_project
 
 
@@ -110,7 +109,7 @@ def test_a_stage_forks_workers_only_when_its_work_is_worth_them(
     build(project=project, results=results, site_dir=tmp_path / "site", log=quiet, use_cache=False, jobs=2)
     assert given == {"table": [1], "build": [1], "mkdocs_parallel": [1, 1]}
     given.clear()
-    official = Project(ROOT).clone(tmp_path / "official")
+    official = official_project(tmp_path / "official")
     build(
         project=official,
         results=shared_results_dir(),

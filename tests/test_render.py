@@ -14,7 +14,7 @@ from generator.data.manifest import Manifest
 from generator.data.table import ResultsTable
 from generator.errors import TemplateError
 
-from .conftest import ROOT
+from .conftest import CHECK_ROWS, ROOT, tiny_row, write_results
 
 
 def render(tmp_path: Path, table: ResultsTable, manifest: Manifest, body: str, meta: str = "") -> str:
@@ -66,7 +66,7 @@ def test_placeholders_render_values_markers_and_footnotes(
     assert (
         '1. <a id="mlperf-fn-1"></a>MLPerf® Inference v6.1 Closed Datacenter; gpt-oss-120b (Server). '
         "Retrieved from https://mlcommons.org/benchmarks/inference-datacenter/ (official results "
-        "repository, summary.xlsx) on 2 October 2026; entries 6.1-0001, 6.1-0002. Per-GPU values and "
+        "repository, summary\\_results.json) on 2 October 2026; entries 6.1-0001, 6.1-0002. Per-GPU values and "
         "ratios are derived metrics computed by GPU Insights and are not official MLPerf® metrics. "
         "Result not verified by MLCommons Association."
     ) in out
@@ -199,3 +199,114 @@ def test_rows_without_an_entry_id_stay_counted_when_a_figure_rests_on_many() -> 
 
     assert rows_text(rows[:13], label) == "13 rows, 13 without an entry ID"
     assert rows_text(rows, label) == "14 rows of 1 entry: 6.1-0001; 13 without an entry ID"
+
+
+def test_comparisons_of_figures_compare_values(
+    tmp_path: Path, tiny: ResultsTable, manifest: Manifest
+) -> None:
+    """``count(...) != 4`` held when the count was 4 (figures compared as objects, never equal)."""
+    four = 'count("gpt-oss-120b", "Server", round="6.1")'
+    holds = "".join(
+        f'{{{{ holds({four} {op} {n}, "{op} {n}") }}}}'
+        for op, n in (("==", 4), ("!=", 5), ("<", 5), ("<=", 4), (">", 3), (">=", 4))
+    )
+    assert render(tmp_path, tiny, manifest, holds + "Text.\n").splitlines()[0] == "Text."
+    assert render(
+        tmp_path, tiny, manifest, f"{{{{ {four} == 4.0 }}}} {{{{ {four} == {four} }}}}\n"
+    ).startswith("True True")
+    msg = render_error(tmp_path, tiny, manifest, f'Line one.\n\n{{{{ holds({four} != 4, "not four") }}}}\n')
+    assert msg == f"{tmp_path / 'article.md'}:6: claim no longer holds: not four"
+    msg = render_error(tmp_path, tiny, manifest, f'{{{{ holds({four} == 5, "five") }}}}\n')
+    assert msg == f"{tmp_path / 'article.md'}:4: claim no longer holds: five"
+
+
+def test_comparisons_of_figures_without_a_number_are_refused(
+    tmp_path: Path, tiny: ResultsTable, manifest: Manifest
+) -> None:
+    e = 'entry("6.1-0001", "gpt-oss-120b", "Server")'
+    msg = render_error(tmp_path, tiny, manifest, f'Text.\n{{{{ {e} == "6.1-0001" }}}}\n')
+    assert msg == (
+        f"{tmp_path / 'article.md'}:5: cannot compare an entry ID 6.1-0001 with str '6.1-0001' (compare .id, its text)"
+    )
+    msg = render_error(
+        tmp_path, tiny, manifest, '{{ per_gpu("6.1-0001", "gpt-oss-120b", "Server") != "10,000" }}\n'
+    )
+    assert (
+        msg
+        == f"{tmp_path / 'article.md'}:4: cannot compare a figure with str '10,000': compare figures or numbers"
+    )
+
+
+WRONG_INPUTS = [
+    (
+        'scaling_efficiency(result("6.1-0004", G, "Server"), result("6.1-0001", G, "Server"))',
+        "scaling_efficiency(): the first argument is a system total (result(6.1-0004 gpt-oss-120b Server)); "
+        "it takes a per-GPU value (.per_gpu gives its per-GPU value)",
+    ),
+    (
+        'scaling_efficiency(per_gpu("6.1-0001", G, "Server"), per_gpu("6.1-0004", G, "Server"))',
+        "scaling_efficiency(): the first argument (8 accelerators) is the smaller system, the second has 72: "
+        "pass the larger system first",
+    ),
+    (
+        'scaling_efficiency(per_gpu("6.1-0004", G, "Server"), per_gpu("6.1-0001", G, "Offline"))',
+        "scaling_efficiency(): the first argument is in Server and the second in Offline",
+    ),
+    (
+        'ratio(result("6.1-0001", G, "Server"), per_gpu("6.1-0002", G, "Server"))',
+        "ratio(): the first argument is a system total (result(6.1-0001 gpt-oss-120b Server)) and the second "
+        "a per-GPU value (per_gpu(6.1-0002 gpt-oss-120b Server)): compare totals with totals or per-GPU values "
+        "with per-GPU values (.total, .per_gpu)",
+    ),
+    (
+        'pct_change(per_gpu("6.1-0007", "dlrm-v3", "Offline"), per_gpu("6.1-0001", G, "Offline"))',
+        "pct_change(): the first argument is in Samples/s and the second in Tokens/s",
+    ),
+    (
+        'pct_gap(per_gpu("6.1-0008", "deepseek-r1", "Server"), per_gpu("6.1-0001", G, "Server"))',
+        "pct_gap(): the first argument is on deepseek-r1 and the second on gpt-oss-120b",
+    ),
+    (
+        'share(count(G, "Server"), per_gpu("6.1-0001", G, "Server"))',
+        "share(): the first argument is a count (rows in selection (benchmark=gpt-oss-120b, scenario=Server)) "
+        "and the second a per-GPU value (per_gpu(6.1-0001 gpt-oss-120b Server)): compare like with like",
+    ),
+    (
+        'ratio(entry("6.1-0001", G, "Server"), per_gpu("6.1-0001", G, "Server"))',
+        "ratio(): the first argument is an entry ID (entry 6.1-0001), which has no value to compute with",
+    ),
+    (
+        'ratio(per_gpu("6.1-0001", G, "Server"), constant(0, "nothing"))',
+        "ratio(): the second argument is zero (a constant (0)): cannot divide by it",
+    ),
+    (
+        'cost_per_million_tokens(price("b200_hour"), per_gpu("6.1-0007", "dlrm-v3", "Offline"), 0.5)',
+        "cost_per_million_tokens(): the second argument is in Samples/s; it takes tokens/s per GPU",
+    ),
+    (
+        'cost_per_million_tokens(price("b200_hour"), per_gpu("6.1-0001", G, "Server"), 50)',
+        "cost_per_million_tokens(): the third argument (utilization) is 50; it takes a share between 0 and 1 "
+        "(assumption(...))",
+    ),
+    (
+        'cost_per_million_tokens(per_gpu("6.1-0002", G, "Server"), per_gpu("6.1-0001", G, "Server"), 0.5)',
+        "cost_per_million_tokens(): the first argument is a per-GPU value (per_gpu(6.1-0002 gpt-oss-120b Server)); "
+        "it takes a price per hour (price(...))",
+    ),
+    (
+        'break_even_price(price("b200_hour"), result("6.1-0001", G, "Server"), per_gpu("6.1-0002", G, "Server"))',
+        "break_even_price(): the second argument is a system total (result(6.1-0001 gpt-oss-120b Server)); "
+        "it takes a per-GPU value (.per_gpu gives its per-GPU value)",
+    ),
+]
+
+
+@pytest.mark.parametrize(("call", "message"), WRONG_INPUTS)
+def test_functions_refuse_inputs_of_the_wrong_kind(
+    tmp_path: Path, manifest: Manifest, call: str, message: str
+) -> None:
+    """``scaling_efficiency()`` of two system totals printed 374.5%; units, benchmarks and kinds were never checked."""
+    rows = [*CHECK_ROWS, tiny_row("6.1-0008", "deepseek-r1", "Server", 24000.0)]
+    table = ResultsTable.from_dir(write_results(tmp_path / "results", rows), manifest)
+    body = f'Intro.\n{{% set G = "gpt-oss-120b" %}}\n{{{{ {call} }}}}\n'
+    assert render_error(tmp_path, table, manifest, body) == f"{tmp_path / 'article.md'}:6: {message}"

@@ -18,7 +18,7 @@ from generator.project import Project
 from generator.site.build import build
 from generator.site.diff import diff_builds, format_text
 
-from .conftest import ROOT
+from .conftest import ROOT, official_project
 
 REF = "mlperf-inference-v6.1-per-gpu"
 
@@ -28,7 +28,7 @@ def quiet(_: str) -> None:
 
 
 def project_without_v61(tmp_path: Path) -> Project:
-    project = Project(ROOT).clone(tmp_path / "project")
+    project = official_project(tmp_path / "project")
     rounds = project.data_dir / "rounds.toml"
     text = rounds.read_text("utf-8")
     rounds.write_text(text[: text.index('[[round]]\nversion = "6.1"')], "utf-8")
@@ -114,7 +114,7 @@ def test_add_v61_rebuild_reports_new_figures_and_rebuilds_identically(
 
 def test_editing_one_result_changes_exactly_the_figures_that_use_it(tmp_path: Path, shared_dir: Path) -> None:
     results = copy_rounds(shared_dir, tmp_path / "results", ["5.1", "6.0", "6.1"])
-    project = Project(ROOT)
+    project = official_project(tmp_path / "project")
     build(
         project=project,
         results=results,
@@ -155,7 +155,7 @@ def test_editing_one_result_changes_exactly_the_figures_that_use_it(tmp_path: Pa
 
 
 def test_incremental_rebuild_reuses_unchanged_articles(tmp_path: Path, shared_dir: Path) -> None:
-    project = Project(ROOT).clone(tmp_path / "project")
+    project = official_project(tmp_path / "project")
     root = project.root
     results = copy_rounds(shared_dir, tmp_path / "results", ["5.1", "6.0", "6.1"])
     # the demo is made for the sample (sample_only): a copy of it that builds on the official files

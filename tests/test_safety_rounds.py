@@ -25,14 +25,14 @@ from generator.data.rounds import add_round
 from generator.errors import DataError, FetchError, ManifestError
 from generator.project import Project
 
-from .conftest import ROOT
+from .conftest import ROOT, official_project
 
 TODAY = dt.date(2026, 12, 2)
 
 
 @pytest.fixture()
 def project(tmp_path: Path) -> Project:
-    return Project(ROOT).clone(tmp_path / "project")
+    return official_project(tmp_path / "project")
 
 
 def tree(root: Path) -> dict[str, bytes]:

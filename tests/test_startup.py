@@ -6,9 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from generator.project import Project
-
-from .conftest import ROOT, shared_results_dir
+from .conftest import official_project, shared_results_dir
 
 LOADED = (
     "import sys\n"
@@ -60,7 +58,7 @@ def test_with_workers_reading_the_results_the_build_imports_altair_meanwhile_onc
     render worker; the build's own process imports altair while the workers read, and the render
     workers it forks next share that import. A rebuild of one edited article reads the table from
     the cache and imports altair nowhere but where a chart is made again."""
-    root = Project(ROOT).clone(tmp_path / "p").root
+    root = official_project(tmp_path / "p").root
     assert altair_in_the_build_process(root, "one", jobs=1, cache=False) == "False"
     assert altair_in_the_build_process(root, "cold", jobs=2, cache=True) == "True"
     article = next((root / "content").glob("*.md"))

@@ -178,7 +178,7 @@ def cross_round(
     name = lib.manifest.rules.display_name(benchmark)
     rounds = sorted({str(d["round"]) for d in data})
     caption = (
-        f"Same system, {' and '.join(rounds)}: MLPerf® Inference Closed {name} {scenario}; "
+        f"{_pairs_are(figs)}, {' and '.join(rounds)}: MLPerf® Inference Closed {name} {scenario}; "
         f"per-GPU values are derived metrics."
     )
     spec = _bars(
@@ -191,6 +191,23 @@ def cross_round(
         opacity=alt.Opacity("round:N", sort=rounds, scale=alt.Scale(range=[0.55, 1.0]), legend=None),
     )
     return Chart(spec, caption, tuple(figs))
+
+
+def _pairs_are(figs: Sequence[Figure]) -> str:
+    """What the rows of each pair of a ``cross_round`` chart have in common, as its caption says
+    it: "Same system" only when each pair's submitter, system name, accelerator and GPU count match
+    (the reference article's pairs, other hosts of one submitter, were captioned "Same system")."""
+    pairs = [(figs[i].row, figs[i + 1].row) for i in range(0, len(figs), 2)]
+    same = [
+        (a.submitter, a.system, a.accelerator, a.gpus) == (b.submitter, b.system, b.accelerator, b.gpus)
+        for a, b in pairs
+    ]
+    if all(same):
+        return "Same system"
+    if all((a.accelerator, a.gpus) == (b.accelerator, b.gpus) for a, b in pairs):
+        systems = "different systems" if not any(same) else "not always the same system"
+        return f"Same accelerator and GPU count in each pair ({systems})"
+    return "Pairs of systems as labelled (accelerators or GPU counts differ within a pair)"
 
 
 def available_vs_preview(

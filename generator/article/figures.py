@@ -235,18 +235,43 @@ class Figure:
     def __float__(self) -> float:
         return float(self.value)
 
-    # comparisons, for claims: ``holds(orgs > count(...), "the most organisations")``
+    # comparisons, for claims: ``holds(orgs > count(...), "the most organisations")``. They
+    # compare values (a dataclass's == compared every field, and a figure with a number was never
+    # equal: ``count(peers) != 5`` held when the count was 5); what has no value is refused
+    def __eq__(self, other: object) -> bool:
+        a, b = self._values(other)
+        return a == b
+
+    def __ne__(self, other: object) -> bool:
+        a, b = self._values(other)
+        return a != b
+
+    def __hash__(self) -> int:  # equal figures (and numbers) hash alike
+        return hash(float(self.value))
+
     def __lt__(self, other: object) -> bool:
-        return float(self.value) < _number(other)
+        a, b = self._values(other)
+        return a < b
 
     def __le__(self, other: object) -> bool:
-        return float(self.value) <= _number(other)
+        a, b = self._values(other)
+        return a <= b
 
     def __gt__(self, other: object) -> bool:
-        return float(self.value) > _number(other)
+        a, b = self._values(other)
+        return a > b
 
     def __ge__(self, other: object) -> bool:
-        return float(self.value) >= _number(other)
+        a, b = self._values(other)
+        return a >= b
+
+    def _values(self, other: object) -> tuple[float, float]:
+        """This figure's value and *other*'s, for a comparison; an error for what has no value."""
+        if math.isnan(self.value):
+            what = "an entry ID" if self.kind == "entry" else f"a figure without a value ({self.kind})"
+            hint = " (compare .id, its text)" if self.kind == "entry" else ""
+            raise LookupFailed(f"cannot compare {what} {self} with {_shown(other)}{hint}")
+        return float(self.value), _number(other)
 
     @property
     def id(self) -> str:
@@ -256,10 +281,19 @@ class Figure:
 
 def _number(x: object) -> float:
     if isinstance(x, Figure):
+        if math.isnan(x.value):
+            what = "an entry ID" if x.kind == "entry" else f"a figure without a value ({x.kind})"
+            raise LookupFailed(f"cannot compare a figure with {what} {x}")
         return float(x.value)
-    if isinstance(x, int | float):
+    if isinstance(x, int | float) and not isinstance(x, bool):
         return float(x)
-    raise TypeError(f"cannot compare a figure with {type(x).__name__}")
+    raise LookupFailed(f"cannot compare a figure with {_shown(x)}: compare figures or numbers")
+
+
+def _shown(x: object) -> str:
+    if isinstance(x, Figure):
+        return f"the figure {x}"
+    return f"{type(x).__name__} {x!r}"[:80]
 
 
 WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"]

@@ -16,8 +16,8 @@ from pathlib import Path
 
 from generator.article.escape import md
 from generator.article.figures import KIND_NOUNS, Figure
-from generator.data.manifest import Manifest
-from generator.data.results import version_key
+from generator.data.manifest import Manifest, Round
+from generator.data.results import ROUND_FILES, version_key
 from generator.data.row import Row
 
 TRADEMARK = (
@@ -131,7 +131,26 @@ def inferred_sentence(g: Group, display: dict[str, str]) -> str:
     return " ".join(parts)
 
 
-def note_text(g: Group, manifest: Manifest, display: dict[str, str], publisher: str) -> str:
+def source_label(rnd: Round, loaded: str = "") -> str:
+    """How notes name the round's source file: ``source_label`` of ``data/rounds.toml``, with the
+    results file the build *loaded* in place of another one it names (v6.1's label named
+    ``summary.xlsx`` when the build had read ``summary_results.json``)."""
+    label = rnd.source_label
+    if not loaded or loaded in label:
+        return label
+    for name in ROUND_FILES:
+        if name in label:
+            return label.replace(name, loaded)
+    return label
+
+
+def note_text(
+    g: Group,
+    manifest: Manifest,
+    display: dict[str, str],
+    publisher: str,
+    loaded: dict[str, str] | None = None,
+) -> str:
     round_, division, suite = g.key
     rnd = manifest.rounds.get(round_)
     benches = []
@@ -145,7 +164,8 @@ def note_text(g: Group, manifest: Manifest, display: dict[str, str], publisher: 
     )
     if rnd is not None:
         d = rnd.retrieved
-        src = f"Retrieved from {md(rnd.source)} ({md(rnd.source_label)}) on {d.day} {d:%B} {d.year};"
+        label = source_label(rnd, (loaded or {}).get(round_, ""))
+        src = f"Retrieved from {md(rnd.source)} ({md(label)}) on {d.day} {d:%B} {d.year};"
     else:
         src = "Source and retrieval date unknown: the round is not in data/rounds.toml;"
     ids = ", ".join(md(e) for e in sorted(g.entries))
@@ -162,13 +182,18 @@ def note_text(g: Group, manifest: Manifest, display: dict[str, str], publisher: 
 
 
 def footnotes_markdown(
-    groups: dict[GroupKey, Group], manifest: Manifest, display: dict[str, str], publisher: str
+    groups: dict[GroupKey, Group],
+    manifest: Manifest,
+    display: dict[str, str],
+    publisher: str,
+    loaded: dict[str, str] | None = None,
 ) -> str:
+    """The notes of an article; *loaded* names the results file each round was read from."""
     lines = []
     for key in sort_keys(groups):
         g = groups[key]
         lines.append(
-            f'{g.number}. <a id="{ANCHOR.format(n=g.number)}"></a>{note_text(g, manifest, display, publisher)}'
+            f'{g.number}. <a id="{ANCHOR.format(n=g.number)}"></a>{note_text(g, manifest, display, publisher, loaded)}'
         )
     return "\n".join(lines)
 

@@ -7,6 +7,7 @@ object) that carries its value, formatting, formula and source entries.
 
 from __future__ import annotations
 
+import math
 import statistics
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -58,6 +59,174 @@ def _label(x: Num) -> str:
             return f"{x.kind}({r.result_id} {r.benchmark} {r.scenario})"
         return f"({x.formula or x})"
     return f"{x:g}"
+
+
+#: figures of a system's result and of its result per accelerator
+TOTAL_KINDS = frozenset({"result"})
+PER_GPU_KINDS = frozenset({"per_gpu", "median"})
+#: what each kind of figure measures: two figures a function compares must measure the same
+#: (a constant, chosen by the author, goes with any)
+MEASURES = {
+    "result": "throughput",
+    "per_gpu": "throughput",
+    "median": "throughput",
+    "money": "money",
+    "cost": "money",
+    "break_even": "money",
+    "count": "count",
+    "ratio": "ratio",
+    "pct": "percentage",
+    "spread": "percentage",
+    "scaling": "percentage",
+    "assumption": "percentage",
+    "rule": "latency bound",
+}
+KIND_NAMES = {
+    "result": "a system total",
+    "per_gpu": "a per-GPU value",
+    "median": "a median per-GPU value",
+    "money": "a price",
+    "cost": "a cost",
+    "break_even": "a break-even price",
+    "count": "a count",
+    "ratio": "a ratio",
+    "pct": "a percentage",
+    "spread": "a spread",
+    "scaling": "a scaling efficiency",
+    "assumption": "an assumption",
+    "rule": "a latency bound",
+    "entry": "an entry ID",
+    "stated": "a stated figure",
+    "constant": "a constant",
+}
+ORDINALS = ("first", "second", "third")
+
+
+def _what(x: Num) -> str:
+    """An argument as an error names it: ``a system total (result(6.1-0001 gpt-oss-120b Server))``."""
+    if not isinstance(x, Figure):
+        return f"the number {x:g}" if isinstance(x, int | float) else f"{type(x).__name__} {x!r}"[:80]
+    label = _label(x) if x.entries else str(x)
+    if label.startswith("(") and label.endswith(")"):
+        label = label[1:-1]
+    return f"{KIND_NAMES.get(x.kind, 'a ' + x.kind)} ({label})"
+
+
+def _pair(fn: str, a: Num, b: Num) -> None:
+    """Two figures a function divides one by the other: values, alike, the divisor not zero."""
+    _numbers(fn, (a, b))
+    _like(fn, a, b)
+    _nonzero(fn, b, 1)
+
+
+def _throughputs(fn: str, a: Num, b: Num, which: tuple[int, int]) -> None:
+    """Two per-GPU throughputs of one benchmark and unit, the second not zero."""
+    for x, i in zip((a, b), which, strict=True):
+        _per_gpu(fn, x, i)
+    _like(fn, a, b, which)
+    _nonzero(fn, b, which[1])
+
+
+def _scaling_inputs(big: Num, small: Num) -> None:
+    fn = "scaling_efficiency"
+    _throughputs(fn, big, small, (0, 1))
+    assert isinstance(big, Figure) and isinstance(small, Figure)  # _per_gpu refused the rest
+    sa, sb = {r.scenario for r in big.entries}, {r.scenario for r in small.entries}
+    if sa != sb:
+        raise _refuse(
+            fn, f"the first argument is in {_one(sa, 'scenario')} and the second in {_one(sb, 'scenario')}"
+        )
+    ga, gb = {r.gpus for r in big.entries}, {r.gpus for r in small.entries}
+    if len(ga) == 1 and len(gb) == 1 and min(ga) < min(gb):
+        raise _refuse(
+            fn,
+            f"the first argument ({min(ga)} accelerators) is the smaller system, the second has {min(gb)}: "
+            "pass the larger system first",
+        )
+
+
+def _price(fn: str, x: Num, i: int) -> None:
+    _numbers(fn, (x,))
+    if isinstance(x, Figure) and MEASURES.get(x.kind) != "money" and x.kind != "constant":
+        raise _refuse(fn, f"the {ORDINALS[i]} argument is {_what(x)}; it takes a price per hour (price(...))")
+
+
+def _cost_inputs(price_per_hour: Num, per_gpu: Num, utilization: Num) -> None:
+    fn = "cost_per_million_tokens"
+    _price(fn, price_per_hour, 0)
+    _per_gpu(fn, per_gpu, 1)
+    _numbers(fn, (price_per_hour, per_gpu, utilization))
+    assert isinstance(per_gpu, Figure)
+    units = {r.units for r in per_gpu.entries}
+    if not units or not all("token" in u.lower() for u in units):
+        raise _refuse(fn, f"the second argument is in {_one(units, 'unit')}; it takes tokens/s per GPU")
+    _nonzero(fn, per_gpu, 1)
+    u = _val(utilization)
+    if not 0 < u <= 1:
+        raise _refuse(
+            fn,
+            f"the third argument (utilization) is {u:g}; it takes a share between 0 and 1 (assumption(...))",
+        )
+
+
+def _refuse(fn: str, why: str) -> LookupFailed:
+    return LookupFailed(f"{fn}(): {why}")
+
+
+def _numbers(fn: str, xs: tuple[Num, ...]) -> None:
+    """Each argument a number or a figure with a value."""
+    for i, x in enumerate(xs):
+        if isinstance(x, bool) or not isinstance(x, Figure | int | float):
+            raise _refuse(fn, f"the {ORDINALS[i]} argument is {_what(x)}, not a figure or a number")
+        if isinstance(x, Figure) and math.isnan(x.value):
+            raise _refuse(fn, f"the {ORDINALS[i]} argument is {_what(x)}, which has no value to compute with")
+
+
+def _one(values: set[str], what: str) -> str:
+    return " and ".join(sorted(values)) or f"no {what}"
+
+
+def _like(fn: str, a: Num, b: Num, which: tuple[int, int] = (0, 1)) -> None:
+    """*a* and *b* measure the same thing: no totals against per-GPU values, one unit, one benchmark."""
+    first, second = (ORDINALS[i] for i in which)
+    if not (isinstance(a, Figure) and isinstance(b, Figure)):
+        return
+    ma, mb = MEASURES.get(a.kind), MEASURES.get(b.kind)
+    if ma and mb and ma != mb:
+        raise _refuse(
+            fn, f"the {first} argument is {_what(a)} and the {second} {_what(b)}: compare like with like"
+        )
+    if ma != "throughput" or mb != "throughput":
+        return
+    if (a.kind in TOTAL_KINDS) != (b.kind in TOTAL_KINDS):
+        raise _refuse(
+            fn,
+            f"the {first} argument is {_what(a)} and the {second} {_what(b)}: compare totals with totals "
+            "or per-GPU values with per-GPU values (.total, .per_gpu)",
+        )
+    ua, ub = {r.units for r in a.entries}, {r.units for r in b.entries}
+    if ua != ub:
+        raise _refuse(
+            fn, f"the {first} argument is in {_one(ua, 'unit')} and the {second} in {_one(ub, 'unit')}"
+        )
+    ba, bb = {r.benchmark for r in a.entries}, {r.benchmark for r in b.entries}
+    if ba != bb:
+        raise _refuse(
+            fn,
+            f"the {first} argument is on {_one(ba, 'benchmark')} and the {second} on {_one(bb, 'benchmark')}",
+        )
+
+
+def _per_gpu(fn: str, x: Num, i: int) -> None:
+    """*x* a per-GPU throughput figure (what per-GPU arithmetic needs)."""
+    if not isinstance(x, Figure) or x.kind not in PER_GPU_KINDS:
+        hint = " (.per_gpu gives its per-GPU value)" if isinstance(x, Figure) and x.kind == "result" else ""
+        raise _refuse(fn, f"the {ORDINALS[i]} argument is {_what(x)}; it takes a per-GPU value{hint}")
+
+
+def _nonzero(fn: str, x: Num, i: int) -> None:
+    if _val(x) == 0:
+        raise _refuse(fn, f"the {ORDINALS[i]} argument is zero ({_what(x)}): cannot divide by it")
 
 
 @dataclass(frozen=True)
@@ -177,6 +346,7 @@ class Library(Queries):
     # ------------------------------------------------------------------ arithmetic
     def ratio(self, a: Num, b: Num, digits: int = 2, style: str = "x") -> Figure:
         """``a / b``: ``{{ ratio(x, y) }}`` → ``5.65×``; ``style="plain", digits=3`` → ``1.260``."""
+        _pair("ratio", a, b)
         return _derive(
             _val(a) / _val(b),
             "ratio",
@@ -189,6 +359,7 @@ class Library(Queries):
 
     def pct_change(self, new: Num, old: Num, digits: int = 1) -> Figure:
         """``(new / old − 1) × 100``, signed: ``{{ pct_change(per_gpu(v61), per_gpu(v60)) }}`` → ``37.9%``."""
+        _pair("pct_change", new, old)
         return _derive(
             (_val(new) / _val(old) - 1) * 100,
             "pct",
@@ -200,6 +371,7 @@ class Library(Queries):
 
     def pct_gap(self, a: Num, b: Num, digits: int = 1) -> Figure:
         """``|a / b − 1| × 100``, for "2.9% below" or "0.4% apart"."""
+        _pair("pct_gap", a, b)
         return _derive(
             abs(_val(a) / _val(b) - 1) * 100,
             "pct",
@@ -211,6 +383,7 @@ class Library(Queries):
 
     def share(self, part: Num, whole: Num, digits: int = 1) -> Figure:
         """``part / whole × 100``: "runs at 76.3% of the small system's rate"."""
+        _pair("share", part, whole)
         return _derive(
             _val(part) / _val(whole) * 100,
             "pct",
@@ -221,7 +394,12 @@ class Library(Queries):
         )
 
     def scaling_efficiency(self, big: Num, small: Num, digits: int = 1) -> Figure:
-        """Per-GPU rate of the larger system as a percentage of the smaller one's: ``99.5%``."""
+        """Per-GPU rate of the larger system as a percentage of the smaller one's: ``99.5%``.
+
+        Both are per-GPU values of one benchmark and scenario (``per_gpu(...)``, ``best(...)``),
+        the larger system's first: system totals, other benchmarks or scenarios are refused.
+        """
+        _scaling_inputs(big, small)
         return _derive(
             _val(big) / _val(small) * 100,
             "scaling",
@@ -234,6 +412,7 @@ class Library(Queries):
     # ------------------------------------------------------------------ money
     def break_even_ratio(self, candidate: Num, baseline: Num, digits: int = 3) -> Figure:
         """Highest price ratio worth paying for *candidate* over *baseline*: ``1.260``."""
+        _throughputs("break_even_ratio", candidate, baseline, (0, 1))
         return _derive(
             _val(candidate) / _val(baseline),
             "ratio",
@@ -246,6 +425,8 @@ class Library(Queries):
 
     def break_even_price(self, baseline_price: Num, candidate: Num, baseline: Num, digits: int = 2) -> Figure:
         """Baseline price × throughput ratio: the contract ceiling, ``$6.30``."""
+        _price("break_even_price", baseline_price, 0)
+        _throughputs("break_even_price", candidate, baseline, (1, 2))
         return _derive(
             _val(baseline_price) * _val(candidate) / _val(baseline),
             "break_even",
@@ -259,6 +440,7 @@ class Library(Queries):
         self, price_per_hour: Num, per_gpu: Num, utilization: Num, digits: int = 3
     ) -> Figure:
         """``price × 1,000,000 / (tokens/s per GPU × 3,600 × utilization)``: ``$0.246``."""
+        _cost_inputs(price_per_hour, per_gpu, utilization)
         v = _val(price_per_hour) * 1_000_000 / (_val(per_gpu) * 3600 * _val(utilization))
         return _derive(
             v,

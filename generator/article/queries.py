@@ -99,6 +99,36 @@ def _count_calc(rows: Sequence[Row], distinct: str | None = None, kind: Any = No
     return calc
 
 
+def _older(fn: str, since: Any, round: Any) -> None:
+    """*since* a round before *round*: a gain or a newcomer is counted from an earlier round."""
+    if version_key(str(since)) >= version_key(str(round)):
+        raise LookupFailed(f"{fn}(): since={since} is not a round before round={round}")
+
+
+def _threshold(above: Any, row: Row, col: str) -> float:
+    """``only(above=...)``'s value, of the kind the rows are compared by (per-GPU or total)."""
+    if not isinstance(above, Figure):
+        if isinstance(above, bool) or not isinstance(above, int | float):
+            raise LookupFailed(f"only(): above= takes a figure or a number, not {above!r}")
+        return float(above)
+    compared = "per-GPU values" if col == "per_accelerator" else "system results"
+    if (
+        above.kind == "result"
+        and col == "per_accelerator"
+        or above.kind in ("per_gpu", "median")
+        and col == "result"
+    ):
+        raise LookupFailed(
+            f"only(): above= is {'a system total' if above.kind == 'result' else 'a per-GPU value'} ({above}), and the rows are compared by their {compared}"
+        )
+    units = {r.units for r in above.entries}
+    if units and units != {row.units}:
+        raise LookupFailed(f"only(): above= is in {', '.join(sorted(units))} and the rows in {row.units}")
+    if above.value != above.value:
+        raise LookupFailed(f"only(): above= is {above}, which has no value to compare with")
+    return float(above.value)
+
+
 def _plain(value: Any) -> Any:
     """Filter values given as figures (``gpus=x.gpus``) become plain values."""
     if isinstance(value, Figure):
@@ -133,6 +163,15 @@ def _merge_exclude(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
         else:
             out[k] = v
     return out
+
+
+def _one_benchmark(fn: str, rows: Sequence[Row], what: str) -> None:
+    """A median or a spread summarises rows of one benchmark (the table refuses mixed units):
+    the median per-GPU value of gpt-oss-120b and DeepSeek-R1 rows together means nothing."""
+    names = sorted({r.benchmark for r in rows})
+    if len(names) > 1:
+        shown = ", ".join(names[:4]) + (f" and {len(names) - 4} more" if len(names) > 4 else "")
+        raise LookupFailed(f"{fn}(): the selection ({what}) mixes benchmarks ({shown}); name one")
 
 
 class Queries:
@@ -275,6 +314,7 @@ class Queries:
         """Median per-GPU value of a selection (all its rows are cited); ``.count`` counts them."""
         f = self._selection(args, filters)
         med, rows = self.table.median(**f)
+        _one_benchmark("median", rows, self._describe(f))
         return Figure(
             med,
             "median",
@@ -292,6 +332,7 @@ class Queries:
         """Max / min − 1 of per-GPU values in a selection: ``13.5%``; ``.low``, ``.high``, ``.count``."""
         f = self._selection(args, filters)
         low, high, rows = self.table.spread(**f)
+        _one_benchmark("spread", rows, self._describe(f))
         lo = Figure(
             low.per_accelerator,
             "per_gpu",
@@ -437,6 +478,7 @@ class Queries:
         ``{{ newcomers("model", round="6.1", since="6.0", division=None) }}`` → ``2``; ``.names``
         lists them (here ``e2e-rag``, ``qwen3.6-27b``). Cites the rows of the new names.
         """
+        _older("newcomers", since, round)
         now = self.count(*args, distinct=what, round=round, **filters)
         before = set(self.count(*args, distinct=what, round=since, **filters).names)
         new = [n for n in now.names if n not in before]
@@ -472,6 +514,7 @@ class Queries:
         ``.scenario``, ``.new`` and ``.old`` (the two best rows). ``order="change"`` lists the
         largest gain first (default: by benchmark, then scenario).
         """
+        _older("gains", since, round)
         out = []
         for bench in self.names("benchmark", round=round, **filters):
             for scen in scenarios:
@@ -541,9 +584,9 @@ class Queries:
         want = [values] if isinstance(values, str) else [str(v) for v in values]
         f = self._selection(args, filters)
         rows = self.table.ranked(**f)
-        if above is not None:
-            limit = float(above.value) if isinstance(above, Figure) else float(above)
+        if above is not None and rows:
             col = "per_accelerator" if rows[0].higher_is_better else "result"
+            limit = _threshold(above, rows[0], col)
             rows = [r for r in rows if getattr(r, col) > limit]
         figs = tuple(self._row_figure(r, "per_gpu", f"row of {self._describe(f)}") for r in rows)
         counter = tuple(x for x, r in zip(figs, rows, strict=True) if str(getattr(r, attr)) not in want)

@@ -10,6 +10,7 @@ article actually cited. The output may not exceed ``Limits.output_bytes``.
 
 from __future__ import annotations
 
+import re
 import sys
 from dataclasses import dataclass, field
 from types import TracebackType
@@ -33,6 +34,9 @@ from generator.errors import ClaimFailed, GpuInsightsError, TemplateError
 CITE = "\x00CITE{n}\x00"
 FOOTNOTES = "\x00FOOTNOTES\x00"
 COMPLIANCE = "\x00COMPLIANCE\x00"
+#: around the output of a placeholder that makes a block of its own (footnotes, compliance
+#: paragraph, table, chart): blank lines are put there, whatever surrounds the placeholder
+BLOCK_OPEN, BLOCK_CLOSE = "\x00BLOCK<\x00", "\x00BLOCK>\x00"
 FOOTNOTES_HEADING = "## MLPerf® result footnotes and entry IDs"
 ERRATA_HEADING = "## Errata"
 
@@ -60,11 +64,23 @@ class Erratum:
     message: str  # the claim, as the text makes it
     published: str  # which published text made it (the erratum= argument)
     why: str  # the rows that contradict it
+    number: int = 1  # its place in the article's Errata section
+
+    @property
+    def anchor(self) -> str:
+        return f"erratum-{self.number}"
 
     def markdown(self) -> str:
         return (
-            f"- **Erratum ({md(self.published)}).** The text says that {md(self.message)}. "
+            f'- <a id="{self.anchor}"></a>**Erratum ({md(self.published)}).** The text says that {md(self.message)}. '
             f"The official results contradict it: {md(self.why)}."
+        )
+
+    def mark(self) -> str:
+        """What stands at the claim's sentence: a link to the erratum, so the sentence is never read as true."""
+        return (
+            f'<sup class="gi-erratum"><a href="#{self.anchor}" title="The official results contradict this '
+            f'sentence: see the Errata">erratum</a></sup>'
         )
 
 
@@ -222,8 +238,8 @@ class Renderer:
         lines = value.markdown.splitlines()
         if not lines[0].startswith("|"):  # a caption line: the markers go at its end
             lines[0] += mark
-            return Trusted("\n".join(lines))
-        return Trusted(value.markdown + "\n\n" + mark)
+            return block("\n".join(lines))
+        return block(value.markdown + "\n\n" + mark)
 
     def _place_chart(self, article: Article, ch: charts_mod.Chart, state: _State, line: int, col: int) -> str:
         state.charts.append(ch)
@@ -233,7 +249,7 @@ class Renderer:
             state.uses.append(FigureUse(line, str(f), f, table=f"chart {ch.name}", col=col))
         state.cites.append((len(state.uses), line, ()))
         mark = CITE.format(n=len(state.cites) - 1)
-        return Trusted(
+        return block(
             f'<div class="gi-chart"><div class="gi-vega" data-spec="charts/{ch.name}.vl.json">'
             f'<img src="charts/{ch.name}.svg" alt="{md_attr(ch.caption)}"></div></div>\n\n'
             f"*Figure {n}: {md(ch.caption)}*{mark}"
@@ -251,10 +267,10 @@ class Renderer:
 
         def footnotes() -> str:
             state.footnotes_line = _placeholder_position(filename)[0]
-            return Trusted(FOOTNOTES)
+            return block(FOOTNOTES)
 
         def compliance() -> str:
-            return Trusted(COMPLIANCE)
+            return block(COMPLIANCE)
 
         def table(round: str, columns: list, families: list, **kw: Any) -> Table:
             return best_table(lib, round, [tuple(c) for c in columns], families, **kw)
@@ -308,7 +324,9 @@ class Renderer:
         groups = collect_groups(u.figure for u in state.uses)
         markers = self._markers(article, state, groups)
         display = {b: self.lib.manifest.rules.display_name(b) for g in groups.values() for b in g.benchmarks}
-        notes = footnotes_markdown(groups, self.lib.manifest, display, self.publisher)
+        notes = footnotes_markdown(
+            groups, self.lib.manifest, display, self.publisher, loaded_files(self.lib.table)
+        )
         placed = False
         for c in chunks:
             if CITE[:5] in c.text:
@@ -318,6 +336,7 @@ class Renderer:
                 c.text, c.kind, placed = c.text.replace(FOOTNOTES, notes), GENERATED, True
             if COMPLIANCE in c.text:
                 c.text, c.kind = c.text.replace(COMPLIANCE, self.compliance_paragraph(state.uses)), GENERATED
+        _separate_blocks(chunks)
         _strip_leading_newlines(chunks)
         _trim_trailing_newlines(chunks)
         end = chunks[-1].line if chunks else 0
@@ -370,11 +389,17 @@ class Renderer:
         )
 
 
+def loaded_files(table: Any) -> dict[str, str]:
+    """The name of the results file each round of *table* was read from (what notes cite)."""
+    return {rep.version: rep.path.name for rep in getattr(table, "reports", [])}
+
+
 def check_claim(condition: Any, message: str, erratum: str, line: int, errata: list[Erratum]) -> str:
     """``holds(condition, message)``: nothing when true; a build error naming the claim when false.
 
     With ``erratum="..."`` (the published text that made the claim) a false claim is
-    reported in the article's Errata section instead, with the rows that contradict it;
+    marked where ``holds`` stands (a link to the erratum) and reported in the article's Errata
+    section, with the rows that contradict it;
     a claim marked as an erratum that holds again is an error too, so the mark goes away.
     """
     ok = bool(condition)
@@ -386,8 +411,69 @@ def check_claim(condition: Any, message: str, erratum: str, line: int, errata: l
     if ok and erratum:
         raise ClaimFailed(f"claim marked as an erratum ({erratum}) holds now: {message}; remove erratum=")
     if not ok:
-        errata.append(Erratum(line, message, erratum, why or "the condition is false"))
+        errata.append(Erratum(line, message, erratum, why or "the condition is false", len(errata) + 1))
+        return Trusted(errata[-1].mark())
     return Trusted("")
+
+
+def block(text: str) -> str:
+    """A placeholder's output that is a block of its own (:func:`_separate_blocks`)."""
+    return Trusted(BLOCK_OPEN + text + BLOCK_CLOSE)
+
+
+_BLOCK = re.compile(f"{re.escape(BLOCK_OPEN)}(.*?){re.escape(BLOCK_CLOSE)}", re.S)
+
+
+def _separate_blocks(chunks: list[Chunk]) -> None:
+    """A blank line before and after each block (:func:`block`) that has text beside it, however
+    the template wrote it: ``{{ footnotes() }}`` and ``{{ compliance() }}`` on consecutive lines
+    made the compliance paragraph part of the last footnote, and the reader's page lost it. An
+    empty block (no footnotes to print) leaves nothing."""
+    before = ""  # the output so far, up to its last non-blank character (and what follows it)
+    for i, c in enumerate(chunks):
+        if BLOCK_OPEN not in c.text:
+            before = _tail(before + c.text)
+            continue
+        out: list[str] = []
+        pos = 0
+        for m in _BLOCK.finditer(c.text):
+            out.append(c.text[pos : m.start()])
+            pos = m.end()
+            if not m.group(1).strip():
+                continue
+            so_far = _tail(before + "".join(out))
+            if so_far.strip():
+                out.append("\n" * max(0, 2 - _newlines(so_far.rstrip(" \t")[::-1])))
+            out.append(m.group(1))
+            after = _following(c.text[pos:], chunks[i + 1 :])
+            if after.strip():
+                out.append("\n" * max(0, 2 - _newlines(after)))
+        out.append(c.text[pos:])
+        c.text = "".join(out)
+        before = _tail(before + c.text)
+
+
+def _tail(text: str) -> str:
+    """What decides the blank lines a block needs before it: the last line with text and after."""
+    end = len(text.rstrip())
+    return text[max(0, text.rfind("\n", 0, end)) :] if end else text[-4:]
+
+
+def _newlines(text: str) -> int:
+    return len(text) - len(text.lstrip("\n"))
+
+
+def _following(rest: str, chunks: list[Chunk]) -> str:
+    """The output after a block, sentinels left out, as far as its first character that is not a line break."""
+    text = _BLOCK_MARKS.sub("", rest)
+    for c in chunks:
+        if text.strip("\n"):
+            break
+        text += _BLOCK_MARKS.sub("", c.text)
+    return text
+
+
+_BLOCK_MARKS = re.compile(f"{re.escape(BLOCK_OPEN)}|{re.escape(BLOCK_CLOSE)}")
 
 
 def _strip_leading_newlines(chunks: list[Chunk]) -> None:

@@ -96,6 +96,8 @@ def scaffold(table: ResultsTable, manifest: Manifest, version: str, *, today: dt
             ):
                 continue
             sel = {"category": "available", "benchmark": bench, "scenario": s}
+            if set(table.select(round=v, **sel)["units"]) != set(table.select(round=prev, **sel)["units"]):
+                continue  # results in other units (v5.1's llama3.1-8b Interactive: Queries/s) do not divide
             mixed = table.best(round=v, **sel).has_power != table.best(round=prev, **sel).has_power
             # power and performance submissions are not comparable (Compatibility Table)
             only, kind = (", has_power=False", "performance-only ") if mixed else ("", "")

@@ -57,11 +57,13 @@ from generator.site.pages import (
     fallback_spec,
     load_publication,
     page_makers,
+    published,
     refuse_shared_pages,
     refuse_unpublishing,
     site_nav,
     titled,
 )
+from generator.site.required import required_text_error, required_text_problems
 from generator.site.sitedir import SiteDir, guarded_folders
 from generator.workers import default_jobs, forked_map, jobs_worth
 
@@ -443,6 +445,11 @@ def _report_findings(findings: list[Any], strict: bool, log: Log, *, errata: int
         f"compliance: {n_err} errors, {n_warn} warnings{noted} "
         f"(per-article reports in the site's review/ pages; details: gpu-insights check)"
     )
+    if strict and errata:
+        raise BuildError(
+            f"{errata} {'erratum' if errata == 1 else 'errata'} of published text in strict mode: a published "
+            "claim the official results contradict (see the warnings above); the previous site is left as it was"
+        )
     if failed(findings, strict=strict):
         raise BuildError(
             f"compliance check failed ({n_err} errors, {n_warn} warnings{' in strict mode' if strict else ''}); "
@@ -544,7 +551,18 @@ def write_site(
     if keep_docs is not None:
         shutil.copytree(docs, keep_docs, dirs_exist_ok=True)
     finish_site(p, new_site, staged)
+    check_pages(project, p, new_site)
     return nav
+
+
+def check_pages(project: Project, p: Prepared, site: Path) -> None:
+    """The statements each published article needs, read on its finished page
+    (:mod:`generator.site.required`): a build that lost one fails, the old site stays."""
+    problems = required_text_problems(
+        site, published(p.rendered, p.sample), load_publication(project.mkdocs_yml).name
+    )
+    if problems:
+        raise required_text_error(problems, "; the previous site is left as it was")
 
 
 def render_cache_key(project: Project, results: Path | None) -> str:

@@ -24,8 +24,8 @@ import pandas as pd
 import yaml
 
 from generator.article.escape import attr, md, md_block, safe_url
-from generator.article.footnotes import SUITE_NAMES, scenario_key
-from generator.article.render import Rendered
+from generator.article.footnotes import SUITE_NAMES, scenario_key, source_label
+from generator.article.render import Rendered, loaded_files
 from generator.check import Finding, by_path
 from generator.data.listing import listing_markdown
 from generator.data.manifest import Manifest, Round
@@ -122,10 +122,12 @@ def day(d: Any) -> str:
     return ""
 
 
-def source_link(rnd: Round) -> str:
-    """The round's source as a link when it is an http(s) URL, else as text."""
+def source_link(rnd: Round, table: ResultsTable | None = None) -> str:
+    """The round's source as a link when it is an http(s) URL, else as text, named by the file
+    *table* read (:func:`~generator.article.footnotes.source_label`)."""
     url = safe_url(rnd.source)
-    return f"[{md(rnd.source_label)}]({url})" if url else f"{md(rnd.source)} ({md(rnd.source_label)})"
+    label = source_label(rnd, loaded_files(table).get(rnd.version, "") if table is not None else "")
+    return f"[{md(label)}]({url})" if url else f"{md(rnd.source)} ({md(label)})"
 
 
 def bench_slug(benchmark: str) -> str:
@@ -180,6 +182,9 @@ def front_matter(r: Rendered, pub: Publication) -> dict[str, Any]:
         if k in r.article.meta:
             v = r.article.meta[k]
             meta[k] = v.isoformat() if hasattr(v, "isoformat") else attr(xml_text(str(v)))
+    if r.errata and not r.missing:  # the feed item's description says so first
+        desc = str(r.article.meta.get("description", "")).strip()
+        meta["description"] = attr(xml_text(f"{errata_summary(r)} {desc}".strip()))
     name = xml_text(str(r.article.meta.get("author", "")).strip())
     if name:
         meta["author_name"] = attr(name)
@@ -279,10 +284,29 @@ def article_item(r: Rendered, up: str = "") -> list[str]:
     line = byline(r, up)
     if line:
         out += [f'<p class="gi-byline" markdown="1">{line}</p>', ""]
+    if r.errata:
+        out += [f'<p class="gi-erratum-note" markdown="1">{errata_note(r, up)}</p>', ""]
     desc = r.article.meta.get("description")
     if desc:
         out += [md_block(str(desc)), ""]
     return out
+
+
+def errata_note(r: Rendered, up: str = "") -> str:
+    """What a listing says of an article with errata: published claims the official results contradict."""
+    n = len(r.errata)
+    what = "a sentence" if n == 1 else f"{n} sentences"
+    return (
+        f"**Erratum:** the official results contradict {what} of this article, marked in its text; "
+        f"see [the errata]({up}{r.article.slug}.md#errata)."
+    )
+
+
+def errata_summary(r: Rendered) -> str:
+    """The same, as plain text, where a feed item's description begins."""
+    n = len(r.errata)
+    what = "a sentence" if n == 1 else f"{n} sentences"
+    return f"Erratum: the official results contradict {what} of this article, marked in its text."
 
 
 def index_page(rendered: list[Rendered], table: ResultsTable, sample: bool, pub: Publication) -> str:
@@ -367,7 +391,7 @@ def round_page(version: str, rendered: list[Rendered], manifest: Manifest, table
     rnd = manifest.rounds.get(version)
     if rnd is not None:
         lines += [
-            f"Published {day(rnd.published)}; retrieved from {source_link(rnd)} on {day(rnd.retrieved)}.",
+            f"Published {day(rnd.published)}; retrieved from {source_link(rnd, table)} on {day(rnd.retrieved)}.",
             "",
         ]
         lines += [_round_compat(version, rnd, manifest, table), ""]
@@ -518,7 +542,7 @@ def data_page(table: ResultsTable, version: str, manifest: Manifest) -> str:
         lines += [md(rep.summary_line(f"v{version}/{rep.path.name}")), ""]
     if rnd:
         lines += [
-            f"Published {day(rnd.published)}; retrieved from {source_link(rnd)} on {day(rnd.retrieved)}.",
+            f"Published {day(rnd.published)}; retrieved from {source_link(rnd, table)} on {day(rnd.retrieved)}.",
             "",
         ]
     lines += scenario_rows(df)
@@ -599,6 +623,8 @@ def review_index(rendered: list[Rendered], shown: set[str]) -> str:
     ]
     for r in rendered:
         report = "not built" if r.missing else f"[compliance report](compliance-{r.article.slug}.md)"
+        if r.errata:
+            report += f" · **{len(r.errata)} {'erratum' if len(r.errata) == 1 else 'errata'}**"
         demo = "" if r.article.slug in shown else " · a demo for the embedded sample, not published"
         lines.append(f"- [{md(r.article.title)}]({r.article.slug}.md) · {report}{demo}")
     lines += ["- [Compliance rules](rules.md)", "- [Placeholder reference](placeholders.md)"]
@@ -636,7 +662,9 @@ def page_makers(
     pub = publication or publication_of(manifest)
     shown = published(rendered, sample)
     slugs = {r.article.slug for r in shown}
-    ctx = NoteContext(manifest, _display(rendered, manifest), details_urls(table), pub.name)
+    ctx = NoteContext(
+        manifest, _display(rendered, manifest), details_urls(table), pub.name, loaded_files(table)
+    )
     # no title in front matter: the theme titles the home page with the site's name alone
     pages: list[tuple[str, PageMaker]] = [("index.md", lambda: index_page(shown, table, sample, pub))]
     grouped = by_path(findings)  # once: not every finding read for every article

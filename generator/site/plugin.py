@@ -187,10 +187,18 @@ class GpuInsightsPlugin(BasePlugin[GpuInsightsConfig]):
     def on_post_build(self, *, config: MkDocsConfig) -> None:
         try:
             fix_json_feeds(config)  # written by the rss plugin's on_post_build, which ran before
-            if self.prepared is not None:
+            if self.prepared is not None and self.project is not None:
                 from generator.site.build import finish_site  # see on_config
+                from generator.site.pages import load_publication, published
+                from generator.site.required import required_text_error, required_text_problems
 
-                finish_site(self.prepared, Path(config.site_dir))
+                site, p = Path(config.site_dir), self.prepared
+                finish_site(p, site)
+                # the statements each article needs, on the pages MkDocs wrote (in place: no old site kept)
+                name = load_publication(self.project.mkdocs_yml).name
+                problems = required_text_problems(site, published(p.rendered, p.sample), name)
+                if problems:
+                    raise PluginError(f"gpu-insights: {required_text_error(problems).message}")
             if not _PRERENDERED.get():  # `gpu-insights build` marks the site it swaps in itself
                 mark_site(Path(config.site_dir))
         finally:

@@ -19,8 +19,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import quote
 
 from generator.article.escape import md, md_attr, safe_url
 from generator.article.footnotes import (
@@ -34,6 +35,7 @@ from generator.article.footnotes import (
     inferred_sentence,
     scenario_key,
     sort_keys,
+    source_label,
 )
 from generator.article.render import Rendered
 from generator.data.manifest import Manifest
@@ -72,6 +74,26 @@ class NoteContext:
     display: dict[str, str]
     details: dict[tuple[str, str], str]
     publisher: str = PUBLISHER
+    #: the results file each round was read from (notes name it)
+    loaded: dict[str, str] = field(default_factory=dict)
+
+
+#: characters an official URL keeps as they are; the rest (a space in 6.1-0108's submitter
+#: folder, quotes) is percent-encoded
+URL_SAFE = ":/?#[]@!$&()*+,;=%~"
+
+
+def official_url(text: str) -> str | None:
+    """An official result's http(s) URL as a link can hold it: percent-encoded where it holds a
+    space or a quote (entry 6.1-0108's Details URL names the folder ``closed/Naeem Khoshnevis``
+    and got no link); None for anything but http(s)."""
+    url = safe_url(text)
+    if url is not None:
+        return url
+    stripped = text.strip()
+    if not re.match(r"https?://", stripped, flags=re.I):
+        return None
+    return safe_url(quote(stripped, safe=URL_SAFE))
 
 
 def details_urls(table: ResultsTable) -> dict[tuple[str, str], str]:
@@ -88,7 +110,7 @@ def details_urls(table: ResultsTable) -> dict[tuple[str, str], str]:
             continue
         text = str(url)
         if text not in checked:
-            checked[text] = safe_url(text)
+            checked[text] = official_url(text)
         if safe := checked[text]:
             out[(str(rnd), str(rid))] = safe
     return out
@@ -153,7 +175,7 @@ def reader_note(g: Group, cited: dict[tuple[str, str], set[tuple[str, str]]], ct
     head = f"MLPerf® Inference v{md(round_)} {md(division.capitalize())} {md(suite_name)}."
     if rnd is not None:
         d, url = rnd.retrieved, safe_url(rnd.source)
-        label = md(rnd.source_label)
+        label = md(source_label(rnd, ctx.loaded.get(round_, "")))
         where = f"[{label}]({url})" if url else f"{md(rnd.source)} ({label})"
         src = f"Retrieved from {where} on {d.day} {d:%B} {d.year}."
     else:

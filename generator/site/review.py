@@ -90,12 +90,31 @@ def place_findings(r: Rendered, findings: list[Finding]) -> dict[int, list[Findi
     return placed
 
 
+def erratum_findings(r: Rendered) -> list[Finding]:
+    """The article's errata as findings of the review view: a published claim the data contradict."""
+    return [
+        Finding(
+            str(r.article.path),
+            e.line,
+            1,
+            "erratum",
+            "warning",
+            f"published claim contradicted by the official results ({e.published}): {e.message}; "
+            f"contradicted by {e.why}",
+            "the sentence is marked on the reader's page, with the erratum at the end; correct the text "
+            "(and remove erratum=) when it can be",
+        )
+        for e in r.errata
+    ]
+
+
 def review_page(r: Rendered, findings: list[Finding], *, published: bool = True) -> str:
     """The review view of one article (a page under ``review/``); one not *published* on the
     reader's site (a demo for the embedded sample) says so instead of linking to its page."""
     head = [f"# Review: {md(r.article.title)}", ""]
     if r.missing:
         return "\n".join(head) + f"\nNot built: {md(r.missing)}\n"
+    findings = [*findings, *erratum_findings(r)]
     counts = ", ".join(f"{sum(f.severity == s for f in findings)} {s}s" for s in ("error", "warning", "info"))
     page = (
         f"[reader's page](../{r.article.slug}.md)"
