@@ -23,11 +23,31 @@ def prices_with(tmp_path: Path, old: str, new: str) -> Path:
 @pytest.mark.parametrize(
     ("old", "new", "message"),
     [
-        ("utilization = 0.50", "utilization = 50", "assumption.utilization = 50 is not a fraction in (0, 1]: write 50% as 0.50"),
-        ("utilization_low = 0.30", "utilization_low = 0", "assumption.utilization_low = 0 is not a fraction in (0, 1]: write 50% as 0.50"),
-        ("utilization = 0.50", "utilization = -0.5", "assumption.utilization = -0.5 is not a fraction in (0, 1]: write 50% as 0.50"),
-        ("b300_hour = 5.00", "b300_hour = -5.00", "price.b300_hour = -5 is not a price: write US dollars per GPU-hour, above 0"),
-        ("b200_hour = 5.00", "b200_hour = 0", "price.b200_hour = 0 is not a price: write US dollars per GPU-hour, above 0"),
+        (
+            "utilization = 0.50",
+            "utilization = 50",
+            "assumption.utilization = 50 is not a fraction in (0, 1]: write 50% as 0.50",
+        ),
+        (
+            "utilization_low = 0.30",
+            "utilization_low = 0",
+            "assumption.utilization_low = 0 is not a fraction in (0, 1]: write 50% as 0.50",
+        ),
+        (
+            "utilization = 0.50",
+            "utilization = -0.5",
+            "assumption.utilization = -0.5 is not a fraction in (0, 1]: write 50% as 0.50",
+        ),
+        (
+            "b300_hour = 5.00",
+            "b300_hour = -5.00",
+            "price.b300_hour = -5 is not a price: write US dollars per GPU-hour, above 0",
+        ),
+        (
+            "b200_hour = 5.00",
+            "b200_hour = 0",
+            "price.b200_hour = 0 is not a price: write US dollars per GPU-hour, above 0",
+        ),
     ],
 )
 def test_out_of_range_refused(tmp_path: Path, old: str, new: str, message: str) -> None:
