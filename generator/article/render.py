@@ -10,6 +10,8 @@ article actually cited. The output may not exceed ``Limits.output_bytes``.
 
 from __future__ import annotations
 
+import math
+import re
 import sys
 from dataclasses import dataclass, field
 from types import TracebackType
@@ -20,7 +22,7 @@ import jinja2
 from generator.article import charts as charts_mod
 from generator.article.ahead import Compiled
 from generator.article.escape import Trusted, md, md_attr
-from generator.article.figures import Figure, rows_text
+from generator.article.figures import MAGNITUDES, Figure, rows_text
 from generator.article.footnotes import Group, GroupKey, collect_groups, footnotes_markdown, marker
 from generator.article.frontmatter import Article, load_article
 from generator.article.functions import Library
@@ -330,6 +332,7 @@ class Renderer:
         smap = SourceMap.from_chunks(chunks)
         markdown = "".join(c.text for c in chunks)
         _locate_uses(chunks, state.uses, markdown)
+        _check_magnitudes(str(article.path), state.uses, markdown)
         return Rendered(
             article,
             markdown,
@@ -425,6 +428,25 @@ def _locate_uses(chunks: list[Chunk], uses: list[FigureUse], markdown: str) -> N
             u.offset = pos + at
             u.out_line = markdown.count("\n", 0, u.offset) + 1
         pos += len(c.text)
+
+
+def _check_magnitudes(filename: str, uses: list[FigureUse], markdown: str) -> None:
+    """A figure printed scaled (``x.fmt(scale=1e6)``) is followed by its magnitude word (or has it as
+    its unit): "5.75 million" states the figure's value, a bare "5.75 tokens/s" another number."""
+    for u in uses:
+        words = MAGNITUDES.get(u.figure.scale)
+        text = md(u.text)
+        if words is None or u.offset < 0 or markdown[u.offset : u.offset + len(text)] != text:
+            continue  # not scaled, or printed inside generated markup (a table cell, a chart)
+        end = u.offset + len(text)
+        after = f" {u.figure.unit}" if u.figure.unit else markdown[end : end + 20]
+        if not re.match(rf"\s?(?:{'|'.join(words)})\b", after):
+            raise TemplateError(
+                f"{filename}:{u.line}: figure {u.text} is printed scaled by {u.figure.scale:,.0f} and not "
+                f"followed by {words[0]!r}: the text would state another number than the figure's "
+                f"(write {{{{ x.fmt(scale=1e{round(math.log10(u.figure.scale))}) }}}} {words[0]}, "
+                f'or unit="{words[0]}")'
+            )
 
 
 def missing_page(article: Article, why: str) -> str:
