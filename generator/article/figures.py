@@ -254,7 +254,12 @@ class Figure:
 
 #: the scales ``fmt`` accepts, with the words that must follow the number they print: the text
 #: then states the figure's own value ("5.75 million"), never another number under its citation
-MAGNITUDES = {1e3: ("thousand", "k"), 1e6: ("million", "M"), 1e9: ("billion", "bn", "B"), 1e12: ("trillion", "T")}
+MAGNITUDES = {
+    1e3: ("thousand", "k"),
+    1e6: ("million", "M"),
+    1e9: ("billion", "bn", "B"),
+    1e12: ("trillion", "T"),
+}
 
 
 class ScaleRefused(GpuInsightsError):
