@@ -137,6 +137,7 @@ class Renderer:
 
     # ------------------------------------------------------------------ public
     def render(self, article: Article) -> Rendered:
+        refuse_surrogates(article)
         missing = self.missing_data(article)
         if missing:
             return Rendered(article, missing_page(article, missing), missing=missing)
@@ -205,6 +206,12 @@ class Renderer:
                 if not state.covered[piece]:
                     del state.covered[piece]
             line, col, kind = origins.of(gen, piece)
+            if not piece.isascii() and (bad := SURROGATE.search(piece)):
+                line = _escape_line(origins.source, bad.group(0)) or line
+                raise TemplateError(
+                    f"{template.filename}:{line}: the template prints a lone surrogate {_surrogate(bad.group(0))} "
+                    "in a string), which is not a character and no page can hold; write the character itself"
+                )
             size += len(piece)
             if size > limit:
                 raise TemplateError(
@@ -456,6 +463,39 @@ def _locate_uses(chunks: list[Chunk], uses: list[FigureUse], markdown: str) -> N
             u.offset = pos + at
             u.out_line = markdown.count("\n", 0, u.offset) + 1
         pos += len(c.text)
+
+
+#: a lone surrogate: no character, and no UTF-8 file can hold it (YAML's "\ud800", a Jinja string's)
+SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _surrogate(char: str) -> str:
+    return f'(U+{ord(char):04X}, from an escape such as "\\u{ord(char):04x}"'
+
+
+def _escape_line(source: str, char: str) -> int:
+    """The line of the template's escape that made *char* (``\\ud800``, ``\\U0000d800``), or 0."""
+    m = re.search(rf"\\(?:u|U0000){ord(char):04x}", source, re.I)
+    return source.count("\n", 0, m.start()) + 1 if m else 0
+
+
+def refuse_surrogates(article: Article) -> None:
+    """A front-matter text holding a lone surrogate is refused with its file and line: the page,
+    its title in the navigation and the feed could not be written (a UnicodeEncodeError)."""
+    for key, value in article.meta.items():
+        todo = [value]
+        while todo:
+            v = todo.pop()
+            if isinstance(v, dict):
+                todo.extend(v.values())
+            elif isinstance(v, list | tuple):
+                todo.extend(v)
+            elif isinstance(v, str) and not v.isascii() and (bad := SURROGATE.search(v)):
+                raise TemplateError(
+                    f"{article.path}:{article.meta_lines.get(key, 1)}: front matter {key}: a lone surrogate "
+                    f"{_surrogate(bad.group(0))}), which is not a character and no page can hold; write the "
+                    "character itself"
+                )
 
 
 #: a number as the checker reads one: digits, with thousands separators and decimals
