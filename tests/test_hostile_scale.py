@@ -38,6 +38,11 @@ ADVICE = (
             f"figure 10,000: fmt(scale=0.01) would print another number under its citation; {ADVICE}",
         ),
         (
+            '{{ assumption("utilization").fmt(style="plain") }}',
+            f"figure 50%: fmt(style='plain') of a figure scaled by 0.01 would print another number under its "
+            f"citation; {ADVICE}",
+        ),
+        (
             f'{{{{ {X}.fmt(scale="2") }}}}',
             "figure 10,000: fmt(scale='2'): a scale is a number (1e6 for millions)",
         ),

@@ -120,8 +120,15 @@ class Figure:
         ``"million"``): ``{{ x.total.fmt(digits=2, scale=1e6, unit="million") }}`` → ``5.75 million``.
         """
         changes: dict[str, Any] = {}
-        if scale is not None:
-            check_scale(scale, style or self.style or _DEFAULT_STYLE.get(self.kind, "number"), self)
+        if scale is not None or (style is not None and self.scale != 1):  # a new style prints the scale anew
+            check_scale(
+                self.scale if scale is None else scale,
+                style or self.style or _DEFAULT_STYLE.get(self.kind, "number"),
+                self,
+                f"fmt(scale={scale!r})"
+                if scale is not None
+                else f"fmt(style={style!r}) of a figure scaled by {self.scale:g}",
+            )
         if digits is not None:
             changes["digits"] = digits
         if style is not None:
@@ -266,7 +273,7 @@ class ScaleRefused(GpuInsightsError):
     """``fmt(scale=...)`` would print another number than the figure's under its citation."""
 
 
-def check_scale(scale: object, style: str, figure: Figure) -> None:
+def check_scale(scale: object, style: str, figure: Figure, call: str) -> None:
     """A ``fmt(scale=...)`` that prints the figure's own value, or a :class:`ScaleRefused`:
     ``scale=0.5`` printed 28,422 and ``scale=-1`` -14,211 under the citation of 14,211."""
     if isinstance(scale, bool) or not isinstance(scale, int | float):
@@ -274,7 +281,7 @@ def check_scale(scale: object, style: str, figure: Figure) -> None:
     if scale == 1 or float(scale) in MAGNITUDES or (scale == 0.01 and style == "pct"):
         return
     raise ScaleRefused(
-        f"figure {figure}: fmt(scale={scale!r}) would print another number under its citation; "
+        f"figure {figure}: {call} would print another number under its citation; "
         "scale by 1e3, 1e6, 1e9 or 1e12 with the word after it ({{ x.fmt(scale=1e6) }} million), "
         'or a fraction by 0.01 with style="pct"'
     )

@@ -223,15 +223,18 @@ class Download:
                 if resp.headers.get_content_type() == "text/html":
                     raise FetchError(f"{self.url}: the server sent an HTML page, not a results file")
                 resumed = bool(offset) and resp.status == 206
-                if resumed and not _continues(resp, offset, validator):
+                restart = resumed and not _continues(resp, offset, validator)
+                if restart:
                     self._discard()  # another version, or another range: start again from zero
-                    return self.run()
                 if not resumed:
                     record.write_text(f"{self.url}\n{_validator(resp)}\n", "utf-8")
-                self._copy(resp, "ab" if resumed else "wb", offset if resumed else 0)
+                if not restart:
+                    self._copy(resp, "ab" if resumed else "wb", offset if resumed else 0)
                 if watch.fired:  # the connection was shut at the deadline: what came is not all
                     raise self._too_long()
-                return "resumed" if resumed else "downloaded"
+            if restart:  # this connection closed first; the next asks for the whole file
+                return self.run()
+            return "resumed" if resumed else "downloaded"
         except urllib.error.HTTPError as exc:
             exc.close()
             if exc.code == 416 and offset:  # the .part already holds the whole file
