@@ -153,8 +153,8 @@ class _CheckedFormatter(SandboxedFormatter):
 def _as_data(source: Any, value: Any) -> Any:
     """Text the generator's own objects give (a figure's ``.system``, ``round_date(...)``) marked as
     data: the renderer tells it from text a template builds, whose numbers it reports."""
-    if type(value) is str and _from_generator(source):
-        return DataText(value)
+    if type(value) is str and not isinstance(source, str) and _from_generator(source):
+        return DataText(value)  # not a slice of text: digits picked out of data text are no data
     return value
 
 
