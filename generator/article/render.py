@@ -114,7 +114,6 @@ class _State:
         self.last = ""  # what the last placeholder printed that the data accounts for
         #: the last text printed with numbers nothing accounts for, and their spans in it
         self.untracked: tuple[str, list[tuple[int, int]]] | None = None
-        self.front: set[int] = set()  # ids of the front matter's texts (typed by the author)
 
 
 class Renderer:
@@ -142,7 +141,6 @@ class Renderer:
         if missing:
             return Rendered(article, missing_page(article, missing), missing=missing)
         state = _State()
-        state.front = front_matter_texts(article.meta)
         env = make_environment(lambda v: self._finalize(v, article, state))
         filename = str(article.path)
         ahead = self.compiled.get(filename)
@@ -241,9 +239,7 @@ class Renderer:
             out = check_claim(value, value.statement, "", line, state.errata)
         else:
             out = printable(value)
-            if not isinstance(value, Trusted) and not (
-                isinstance(value, DataText) and id(value) not in state.front
-            ):
+            if not isinstance(value, Trusted | DataText):  # data text: results fields and front matter
                 return account_numbers(out, state)
         state.covered[out] = state.covered.get(out, 0) + 1
         state.last = out
@@ -542,20 +538,6 @@ def split_untracked(
         out.append(Chunk(chunk.text[a:b], chunk.line, chunk.col, kind, (first, last)))
         first = last
     return out
-
-
-def front_matter_texts(meta: Any) -> set[int]:
-    """The ids of the front matter's texts: typed by the author, so their numbers are reported."""
-    ids, todo = set(), [meta]
-    while todo:
-        v = todo.pop()
-        if isinstance(v, str):
-            ids.add(id(v))
-        elif isinstance(v, dict):
-            todo.extend(v.values())
-        elif isinstance(v, list | tuple):
-            todo.extend(v)
-    return ids
 
 
 def _check_joined(filename: str, uses: list[FigureUse], markdown: str) -> None:
