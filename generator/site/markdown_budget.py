@@ -12,7 +12,8 @@ under a budget:
   ``[`` (to its ``]``, within its paragraph), each ``](`` (to its ``)``) and each ``<tag``
   (to its ``>``) is at most :data:`SCAN_PER_CHAR` times the page's length, blocks nest at
   most :data:`MAX_NESTING` deep (list indentation, ``>`` quotes, ``<div>`` blocks) and
-  emphasis at most :data:`MAX_EMPHASIS` deep in a paragraph;
+  emphasis at most :data:`MAX_EMPHASIS` deep in a line (deeper across lines is the
+  RecursionError's and the time's);
 * time: :func:`seconds_for` a page of its size, in CPU time (``ITIMER_PROF`` in the main
   thread, a trace function reading the thread's CPU clock in any other);
 * depth: a RecursionError is a refusal, not a traceback.
@@ -52,10 +53,9 @@ _TAGS = re.compile(r"\\.|<(?=[A-Za-z/!?])|>")
 _QUOTE_INDENT = re.compile(r"^(?=[ \t>])((?:[ \t]*>)*)([ \t]*)(?=\S)", re.M)
 _DIVS = re.compile(r"<(/?)div\b", re.I)
 _TARGETS = re.compile(r"\\.|\]\(|\)|\n[ \t]*\n")
-#: emphasis that opens (after a space or punctuation, before a word) and that closes, and blank lines
-_EMPHASIS = re.compile(
-    r"\\.|(?<![\w*_\\])([*_]{1,3})(?=[^\s*_])|(?<=[^\s*_\\])([*_]{1,3})(?![\w*_])|\n[ \t]*\n"
-)
+#: emphasis that opens (after a space or punctuation, before a word) and that closes, and line ends
+#: (counted per line: a table's rows, each its own text, once added up to a false 63 on a changes page)
+_EMPHASIS = re.compile(r"\\.|(?<![\w*_\\])([*_]{1,3})(?=[^\s*_])|(?<=[^\s*_\\])([*_]{1,3})(?![\w*_])|\n")
 MAX_EMPHASIS = 60
 
 
@@ -116,12 +116,12 @@ def shape_problem(text: str) -> str:
         return f"blocks nested {deep} deep (lists, quotes or <div>s), over the limit of {MAX_NESTING}"
     deep = emphasis_depth(text)
     if deep > MAX_EMPHASIS:
-        return f"emphasis nested {deep} deep in one paragraph, over the limit of {MAX_EMPHASIS}"
+        return f"emphasis nested {deep} deep in one line, over the limit of {MAX_EMPHASIS}"
     return ""
 
 
 def emphasis_depth(text: str) -> int:
-    """The most ``*``/``_`` emphasis left open at once within one paragraph."""
+    """The most ``*``/``_`` emphasis left open at once within one line."""
     depth = deepest = 0
     for m in _EMPHASIS.finditer(text):
         if m.group(1):
@@ -130,7 +130,7 @@ def emphasis_depth(text: str) -> int:
         elif m.group(2):
             depth = max(0, depth - 1)
         elif not m.group(0).startswith("\\"):
-            depth = 0  # a blank line: a new paragraph
+            depth = 0  # a line's end
     return deepest
 
 
