@@ -20,7 +20,8 @@ from generator.errors import FetchError
 
 
 class _Handler(http.server.BaseHTTPRequestHandler):
-    """Serves files under `root` with Range support; can cut a response short."""
+    """Serves files under `root` with Range support (an ETag per version, If-Range honoured); can
+    cut a response short."""
 
     root: Path
     cut_after: int | None = None
@@ -35,7 +36,8 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         data = path.read_bytes()
         start = 0
         rng = self.headers.get("Range")
-        if rng and rng.startswith("bytes="):
+        tag = f'"{hashlib.sha256(data).hexdigest()[:16]}"'  # a version's ETag, and If-Range honoured
+        if rng and rng.startswith("bytes=") and self.headers.get("If-Range") in (None, tag):
             start = int(rng[6:].split("-")[0])
             if start >= len(data):
                 self.send_response(416)
@@ -46,6 +48,7 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         else:
             self.send_response(200)
         body = data[start:]
+        self.send_header("ETag", tag)
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
         if type(self).cut_after is not None:

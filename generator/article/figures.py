@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from generator.data.row import Row
-from generator.errors import LookupFailed
+from generator.errors import GpuInsightsError, LookupFailed
 
 #: kinds of figure that are derived (computed by us), not read from an official row
 DERIVED_KINDS = {"per_gpu", "ratio", "pct", "median", "spread", "scaling", "break_even", "cost"}
@@ -117,11 +117,22 @@ class Figure:
         """The same figure printed differently: ``{{ x.fmt(digits=2, scale=1e6) }}``.
 
         ``digits``: decimals; ``style``: ``x``, ``ascii_x`` (``5.65x``), ``pct``, ``money``, ``plain``,
-        ``words`` (``eight``), ``Words`` (``Eight``, to open a sentence); ``scale``: divide by it before printing (``1e6`` with ``unit="million"``);
+        ``words`` (``eight``), ``Words`` (``Eight``, to open a sentence); ``scale``: divide by it before printing:
+        ``1e3``, ``1e6``, ``1e9`` or ``1e12``, with its word right after (``million`` or ``M``, or ``unit="million"``),
+        or ``0.01`` with ``style="pct"``; any other scale is refused (it would print another number);
         ``sep``: thousands separators; ``unit``: any text printed after the number (``"ms"``,
         ``"million"``): ``{{ x.total.fmt(digits=2, scale=1e6, unit="million") }}`` → ``5.75 million``.
         """
         changes: dict[str, Any] = {}
+        if scale is not None or (style is not None and self.scale != 1):  # a new style prints the scale anew
+            check_scale(
+                self.scale if scale is None else scale,
+                style or self.style or _DEFAULT_STYLE.get(self.kind, "number"),
+                self,
+                f"fmt(scale={scale!r})"
+                if scale is not None
+                else f"fmt(style={style!r}) of a figure scaled by {self.scale:g}",
+            )
         if digits is not None:
             changes["digits"] = digits
         if style is not None:
@@ -277,6 +288,34 @@ class Figure:
     def id(self) -> str:
         """The single entry ID behind this figure as text (for comparisons; print ``.entry`` to cite it)."""
         return self.row.result_id
+
+
+#: the scales ``fmt`` accepts, with the words that must follow the number they print: the text
+#: then states the figure's own value ("5.75 million"), never another number under its citation
+MAGNITUDES = {
+    1e3: ("thousand", "k"),
+    1e6: ("million", "M"),
+    1e9: ("billion", "bn", "B"),
+    1e12: ("trillion", "T"),
+}
+
+
+class ScaleRefused(GpuInsightsError):
+    """``fmt(scale=...)`` would print another number than the figure's under its citation."""
+
+
+def check_scale(scale: object, style: str, figure: Figure, call: str) -> None:
+    """A ``fmt(scale=...)`` that prints the figure's own value, or a :class:`ScaleRefused`:
+    ``scale=0.5`` printed 28,422 and ``scale=-1`` -14,211 under the citation of 14,211."""
+    if isinstance(scale, bool) or not isinstance(scale, int | float):
+        raise ScaleRefused(f"figure {figure}: fmt(scale={scale!r}): a scale is a number (1e6 for millions)")
+    if scale == 1 or float(scale) in MAGNITUDES or (scale == 0.01 and style == "pct"):
+        return
+    raise ScaleRefused(
+        f"figure {figure}: {call} would print another number under its citation; "
+        "scale by 1e3, 1e6, 1e9 or 1e12 with the word after it ({{ x.fmt(scale=1e6) }} million), "
+        'or a fraction by 0.01 with style="pct"'
+    )
 
 
 def _number(x: object) -> float:

@@ -237,8 +237,22 @@ class Prices:
 
     @classmethod
     def load(cls, path: Path) -> Prices:
-        """``data/prices.toml``, validated (a malformed file is an error naming it and the key)."""
+        """``data/prices.toml``, validated (a malformed file is an error naming it and the key).
+
+        Every price (US dollars per GPU-hour) is above zero and every assumption (a utilization,
+        a share) a fraction in (0, 1]: ``utilization = 50`` printed "5,000% utilization", a
+        negative price "$-0.195"."""
         prices, assumptions = load_prices(path)
+        for key, v in prices.items():
+            if not v > 0:
+                raise ManifestError(
+                    f"{path}: price.{key} = {v:g} is not a price: write US dollars per GPU-hour, above 0"
+                )
+        for key, v in assumptions.items():
+            if not 0 < v <= 1:
+                raise ManifestError(
+                    f"{path}: assumption.{key} = {v:g} is not a fraction in (0, 1]: write 50% as 0.50"
+                )
         return cls(prices, assumptions, path)
 
 

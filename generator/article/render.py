@@ -10,6 +10,7 @@ article actually cited. The output may not exceed ``Limits.output_bytes``.
 
 from __future__ import annotations
 
+import math
 import re
 import sys
 from dataclasses import dataclass, field
@@ -20,14 +21,14 @@ import jinja2
 
 from generator.article import charts as charts_mod
 from generator.article.ahead import Compiled
-from generator.article.escape import Trusted, md, md_attr
-from generator.article.figures import Figure, rows_text
+from generator.article.escape import DataText, Trusted, md, md_attr
+from generator.article.figures import MAGNITUDES, Figure, rows_text
 from generator.article.footnotes import Group, GroupKey, collect_groups, footnotes_markdown, marker
 from generator.article.frontmatter import Article, load_article
 from generator.article.functions import Library
 from generator.article.queries import Claim
 from generator.article.sandbox import Limits, compile_template, make_environment, printable
-from generator.article.sourcemap import GENERATED, TEXT, Chunk, Origins, SourceMap
+from generator.article.sourcemap import EXPR, GENERATED, TEXT, Chunk, Origins, SourceMap
 from generator.article.tables import Table, best_table, top_table
 from generator.errors import ClaimFailed, GpuInsightsError, TemplateError
 
@@ -121,6 +122,13 @@ class _State:
         self.footnotes_line = 0
         self.errata: list[Erratum] = []
         self.current = (0, 0)  # template (line, col) of the placeholder being printed
+        #: what placeholders printed that the data accounts for (figures' text, data text, the
+        #: generator's markup) and that went into a macro's or a ``{% set %}`` block's text, not
+        #: straight to the output, with how many times
+        self.covered: dict[str, int] = {}
+        self.last = ""  # what the last placeholder printed that the data accounts for
+        #: the last text printed with numbers nothing accounts for, and their spans in it
+        self.untracked: tuple[str, list[tuple[int, int]]] | None = None
 
 
 class Renderer:
@@ -143,6 +151,7 @@ class Renderer:
 
     # ------------------------------------------------------------------ public
     def render(self, article: Article) -> Rendered:
+        refuse_surrogates(article)
         missing = self.missing_data(article)
         if missing:
             return Rendered(article, missing_page(article, missing), missing=missing)
@@ -200,18 +209,34 @@ class Renderer:
         size, limit = 0, self.limits.output_bytes
         while True:
             start = len(state.uses)
+            state.untracked, state.last = None, ""
             try:
                 piece = next(gen)
             except StopIteration:
                 break
+            if state.last and piece == state.last:  # printed straight to the output
+                state.covered[piece] -= 1
+                if not state.covered[piece]:
+                    del state.covered[piece]
             line, col, kind = origins.of(gen, piece)
+            if not piece.isascii() and (bad := SURROGATE.search(piece)):
+                line = _escape_line(origins.source, bad.group(0)) or line
+                raise TemplateError(
+                    f"{template.filename}:{line}: the template prints a lone surrogate {_surrogate(bad.group(0))} "
+                    "in a string), which is not a character and no page can hold; write the character itself"
+                )
             size += len(piece)
             if size > limit:
                 raise TemplateError(
                     f"{template.filename}:{line}: the article's output exceeds the limit of {limit:,} "
                     "characters (a loop printing too much?)"
                 )
-            chunks.append(Chunk(piece, line, col, kind, (start, len(state.uses))))
+            if kind == EXPR and state.untracked is not None and state.untracked[0] == piece:
+                chunks.extend(
+                    split_untracked(Chunk(piece, line, col, kind), state.untracked[1], start, state.uses)
+                )
+            else:
+                chunks.append(Chunk(piece, line, col, kind, (start, len(state.uses))))
         return chunks
 
     def _finalize(self, value: Any, article: Article, state: _State) -> Any:
@@ -220,14 +245,20 @@ class Renderer:
         if isinstance(value, Figure):
             text = str(value)
             state.uses.append(FigureUse(line, text, value, col=col))
-            return Trusted(md(text))
-        if isinstance(value, Table):
-            return self._place_table(value, state, line, col)
-        if isinstance(value, charts_mod.Chart):
-            return self._place_chart(article, value, state, line, col)
-        if isinstance(value, Claim):
-            return check_claim(value, value.statement, "", line, state.errata)
-        return printable(value)
+            out: str = Trusted(md(text))
+        elif isinstance(value, Table):
+            out = self._place_table(value, state, line, col)
+        elif isinstance(value, charts_mod.Chart):
+            out = self._place_chart(article, value, state, line, col)
+        elif isinstance(value, Claim):
+            out = check_claim(value, value.statement, "", line, state.errata)
+        else:
+            out = printable(value)
+            if not isinstance(value, Trusted | DataText):  # data text: results fields and front matter
+                return account_numbers(out, state)
+        state.covered[out] = state.covered.get(out, 0) + 1
+        state.last = out
+        return out
 
     def _place_table(self, value: Table, state: _State, line: int, col: int) -> str:
         header = value.markdown.splitlines()[0]
@@ -349,6 +380,8 @@ class Renderer:
         smap = SourceMap.from_chunks(chunks)
         markdown = "".join(c.text for c in chunks)
         _locate_uses(chunks, state.uses, markdown)
+        _check_magnitudes(str(article.path), state.uses, markdown)
+        _check_joined(str(article.path), state.uses, markdown)
         return Rendered(
             article,
             markdown,
@@ -511,6 +544,124 @@ def _locate_uses(chunks: list[Chunk], uses: list[FigureUse], markdown: str) -> N
             u.offset = pos + at
             u.out_line = markdown.count("\n", 0, u.offset) + 1
         pos += len(c.text)
+
+
+#: a lone surrogate: no character, and no UTF-8 file can hold it (YAML's "\ud800", a Jinja string's)
+SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _surrogate(char: str) -> str:
+    return f'(U+{ord(char):04X}, from an escape such as "\\u{ord(char):04x}"'
+
+
+def _escape_line(source: str, char: str) -> int:
+    """The line of the template's escape that made *char* (``\\ud800``, ``\\U0000d800``), or 0."""
+    m = re.search(rf"\\(?:u|U0000){ord(char):04x}", source, re.I)
+    return source.count("\n", 0, m.start()) + 1 if m else 0
+
+
+def refuse_surrogates(article: Article) -> None:
+    """A front-matter text holding a lone surrogate is refused with its file and line: the page,
+    its title in the navigation and the feed could not be written (a UnicodeEncodeError)."""
+    for key, value in article.meta.items():
+        todo = [value]
+        while todo:
+            v = todo.pop()
+            if isinstance(v, dict):
+                todo.extend(v.values())
+            elif isinstance(v, list | tuple):
+                todo.extend(v)
+            elif isinstance(v, str) and not v.isascii() and (bad := SURROGATE.search(v)):
+                raise TemplateError(
+                    f"{article.path}:{article.meta_lines.get(key, 1)}: front matter {key}: a lone surrogate "
+                    f"{_surrogate(bad.group(0))}), which is not a character and no page can hold; write the "
+                    "character itself"
+                )
+
+
+#: a number as the checker reads one: digits, with thousands separators and decimals
+NUMBER_RUN = re.compile(r"\d(?:[\d,.]*\d)?")
+
+
+def account_numbers(text: str, state: _State) -> str:
+    """Text a template built (``|join``, ``format``, a macro's output, a literal string): the numbers
+    in it that no figure, data text or generated markup printed are recorded, and the piece of
+    output carrying them is marked as typed text, so the checker reports them as typed by hand
+    (MLP019) however they were computed."""
+    runs = list(NUMBER_RUN.finditer(text))
+    if not runs:
+        return text
+    covered = bytearray(len(text))
+    for piece in state.covered:
+        at = text.find(piece) if piece and any(c.isdigit() for c in piece) else -1
+        while at != -1:
+            covered[at : at + len(piece)] = b"\x01" * len(piece)
+            at = text.find(piece, at + len(piece))
+    spans = [(m.start(), m.end()) for m in runs if not any(covered[m.start() : m.end()])]
+    if spans:
+        state.untracked = (text, spans)
+    return text
+
+
+def split_untracked(
+    chunk: Chunk, spans: list[tuple[int, int]], start: int, uses: list[FigureUse]
+) -> list[Chunk]:
+    """*chunk* cut where its untracked numbers are: those pieces are typed text (TEXT) for the
+    checker, the rest stays a placeholder's output, each piece with the figures printed in it."""
+    where, cursor = [], 0
+    for u in uses[start:]:
+        at = chunk.text.find(md(u.text), cursor)
+        at = cursor if at == -1 else at
+        cursor = at + (len(md(u.text)) if chunk.text.startswith(md(u.text), at) else 0)
+        where.append(at)
+    bounds = sorted({0, len(chunk.text), *(b for span in spans for b in span)})
+    typed = {a for a, _ in spans}
+    out, first = [], start
+    for a, b in zip(bounds, bounds[1:], strict=False):
+        last = first + sum(1 for w in where[first - start :] if w < b)
+        kind = TEXT if a in typed else chunk.kind
+        out.append(Chunk(chunk.text[a:b], chunk.line, chunk.col, kind, (first, last)))
+        first = last
+    return out
+
+
+def _check_joined(filename: str, uses: list[FigureUse], markdown: str) -> None:
+    """A figure's text is not run together with other digits: ``{{ x }}{{ "3" }}`` printed "10,0003",
+    one number the figure's citation would cover and no figure gave."""
+    for u in uses:
+        text = md(u.text)
+        if u.offset < 0 or markdown[u.offset : u.offset + len(text)] != text or not text[-1:].isdigit():
+            continue
+        end = u.offset + len(text)
+        after = re.match(r"[,.]?\d+", markdown[end : end + 40])
+        before = (
+            re.search(r"\d+[,.]?$", markdown[max(0, u.offset - 40) : u.offset]) if text[0].isdigit() else None
+        )
+        if after or before:
+            joined = (before.group(0) if before else "") + text + (after.group(0) if after else "")
+            raise TemplateError(
+                f"{filename}:{u.line}: figure {u.text} is printed run together with other digits "
+                f"({joined}): the text would state a number no figure gave"
+            )
+
+
+def _check_magnitudes(filename: str, uses: list[FigureUse], markdown: str) -> None:
+    """A figure printed scaled (``x.fmt(scale=1e6)``) is followed by its magnitude word (or has it as
+    its unit): "5.75 million" states the figure's value, a bare "5.75 tokens/s" another number."""
+    for u in uses:
+        words = MAGNITUDES.get(u.figure.scale)
+        text = md(u.text)
+        if words is None or u.offset < 0 or markdown[u.offset : u.offset + len(text)] != text:
+            continue  # not scaled, or printed inside generated markup (a table cell, a chart)
+        end = u.offset + len(text)
+        after = f" {u.figure.unit}" if u.figure.unit else markdown[end : end + 20]
+        if not re.match(rf"\s?(?:{'|'.join(words)})\b", after):
+            raise TemplateError(
+                f"{filename}:{u.line}: figure {u.text} is printed scaled by {u.figure.scale:,.0f} and not "
+                f"followed by {words[0]!r}: the text would state another number than the figure's "
+                f"(write {{{{ x.fmt(scale=1e{round(math.log10(u.figure.scale))}) }}}} {words[0]}, "
+                f'or unit="{words[0]}")'
+            )
 
 
 def missing_page(article: Article, why: str) -> str:

@@ -6,7 +6,13 @@
 * Text is escaped for Markdown and HTML when printed (:func:`generator.article.escape.md`),
   except markup the generator made itself (:class:`~generator.article.escape.Trusted`).
 * Nothing turns a figure (or a bare number) into text on the way: ``|string``, ``|pprint``,
-  ``|join``, ``~``, ``%`` and ``str.format`` refuse one, so every printed number is a figure.
+  ``|join``, ``~``, ``%`` and ``str.format`` refuse one, at any depth of lists, dict keys and
+  values, namespaces, ranges and iterators (``map``, ``select``), and a ``format`` field
+  however it reaches it; a number's attributes give numbers only (``.hex()`` is refused).
+* Text the generator's objects give (a figure's ``.system``, ``round_date(...)``) is
+  :class:`DataText`; the renderer reports the numbers of any other text a template prints
+  as typed by hand (:func:`generator.article.render.account_numbers`), so every number of
+  the output is a cited figure, data text or reported.
 * ``**`` and sequence repetition are bounded, so ``9 ** 999999999`` or
   ``'x' * 10**10`` fail at once instead of exhausting the machine.
 """
@@ -15,18 +21,20 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
+import itertools
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from types import CodeType
+from types import CodeType, FunctionType
 from typing import Any
 
 import jinja2
 import jinja2.nodes
 import jinja2.runtime
+import jinja2.utils
 from jinja2 import nodes
 from jinja2.compiler import CodeGenerator, Frame
-from jinja2.sandbox import SandboxedEnvironment
+from jinja2.sandbox import SandboxedEnvironment, SandboxedFormatter
 
 from generator.article.escape import DataText, Trusted, md
 from generator.article.figures import Figure
@@ -59,15 +67,43 @@ PASS_THROUGH = frozenset(
 )  # fmt: skip
 
 
-def _untracked_inside(value: Any, depth: int = 0) -> Any:
-    """A figure or a bare number in *value* (or in a list, tuple or dict of it), else None."""
-    if isinstance(value, Figure) or (isinstance(value, int | float) and not isinstance(value, bool)):
-        return value
-    if depth < 3 and isinstance(value, list | tuple | set | frozenset):
-        return next((u for v in value if (u := _untracked_inside(v, depth + 1)) is not None), None)
-    if depth < 3 and isinstance(value, dict):
-        return _untracked_inside(list(value.values()), depth + 1)
+#: how many values one check looks into (a list of a million numbers is refused at its first)
+INSPECT_BUDGET = 100_000
+
+
+def _untracked_inside(value: Any) -> Any:
+    """A figure or a bare number in *value*, at any depth of lists, tuples, sets, dict keys and
+    values, namespaces and ranges, else None (an iterator is looked into once made a list)."""
+    todo, seen, budget = [value], set(), INSPECT_BUDGET
+    while todo and budget > 0:
+        v = todo.pop()
+        budget -= 1
+        if isinstance(v, Figure) or (isinstance(v, int | float) and not isinstance(v, bool)):
+            return v
+        if isinstance(v, str) or id(v) in seen:
+            continue
+        seen.add(id(v))
+        if isinstance(v, range):
+            if len(v):
+                return v[0]
+        elif isinstance(v, dict):
+            todo.extend(v.keys())
+            todo.extend(v.values())
+        elif isinstance(v, list | tuple | set | frozenset):
+            todo.extend(v)
+        elif isinstance(v, jinja2.utils.Namespace):
+            todo.append(dict(v._Namespace__attrs))  # type: ignore[attr-defined]
     return None
+
+
+def _materialized(arg: Any) -> Any:
+    """*arg*, an iterator (``map``, ``select``, a generator) made a list, so it can be looked into."""
+    if isinstance(arg, Iterator) and not isinstance(arg, str):
+        items = list(itertools.islice(arg, MAX_SEQUENCE + 1))
+        if len(items) > MAX_SEQUENCE:
+            raise ResourceLimit(f"a sequence of more than {MAX_SEQUENCE:,} items")
+        return items
+    return arg
 
 
 def _as_text_refused(what: str, value: Any) -> UntrackedValue:
@@ -83,6 +119,8 @@ def _guarded_filter(name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
 
     @functools.wraps(fn)  # keeps jinja's pass_context / pass_environment marks
     def guarded(*args: Any, **kwargs: Any) -> Any:
+        args = tuple(_materialized(a) for a in args)
+        kwargs = {k: _materialized(v) for k, v in kwargs.items()}
         for arg in [*args, *kwargs.values()]:
             if isinstance(arg, jinja2.runtime.Context | jinja2.Environment | jinja2.nodes.EvalContext):
                 continue
@@ -92,6 +130,40 @@ def _guarded_filter(name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
         return fn(*args, **kwargs)
 
     return guarded
+
+
+#: attributes of a number a template may use: each gives a number, none text (``hex`` did)
+NUMBER_ATTRIBUTES = frozenset({"real", "imag", "is_integer", "conjugate", "bit_length"})
+
+
+class _CheckedFormatter(SandboxedFormatter):
+    """The sandbox's formatter, refusing a figure or a number where a field turns it into text."""
+
+    def __init__(self, env: SandboxedEnvironment, what: str) -> None:
+        super().__init__(env)
+        self.what = what
+
+    def format_field(self, value: Any, format_spec: str) -> Any:
+        found = _untracked_inside(value)
+        if found is not None:
+            raise _as_text_refused(self.what, found)
+        return super().format_field(value, format_spec)
+
+
+def _as_data(source: Any, value: Any) -> Any:
+    """Text the generator's own objects give (a figure's ``.system``, ``round_date(...)``) marked as
+    data: the renderer tells it from text a template builds, whose numbers it reports."""
+    if type(value) is str and not isinstance(source, str) and _from_generator(source):
+        return DataText(value)  # not a slice of text: digits picked out of data text are no data
+    return value
+
+
+def _from_generator(obj: Any) -> bool:
+    module = getattr(type(obj), "__module__", "") or ""
+    if module.startswith("generator."):
+        return True
+    func = getattr(obj, "__func__", obj)  # a bound method, or a function of the library
+    return isinstance(func, FunctionType) and (func.__module__ or "").startswith("generator.")
 
 
 class _CodeGenerator(CodeGenerator):
@@ -120,23 +192,41 @@ class ArticleSandbox(SandboxedEnvironment):
         return "".join(str(p) for p in parts)
 
     def wrap_str_format(self, value: Any) -> Callable[..., str] | None:
-        wrapped = super().wrap_str_format(value)
-        if wrapped is None:
+        """``str.format`` and ``format_map``, refusing a figure or a number at the moment a field
+        turns it into text, however it was reached (``'{0.a}'.format(namespace(a=n))``)."""
+        if super().wrap_str_format(value) is None:
             return None
+        text: str = value.__self__
+        formatter = _CheckedFormatter(self, f"str.{value.__name__}()")
+        is_map = value.__name__ == "format_map"
 
         def checked(*args: Any, **kwargs: Any) -> str:
-            found = _untracked_inside([*args, *kwargs.values()])
-            if found is not None:
-                raise _as_text_refused(f"str.{value.__name__}()", found)
-            return wrapped(*args, **kwargs)
+            if is_map:
+                if kwargs or len(args) != 1:
+                    raise TypeError("format_map() takes exactly one argument")
+                return str(formatter.vformat(text, (), args[0]))
+            return str(formatter.vformat(text, args, kwargs))
 
         return checked
+
+    def getattr(self, obj: Any, attribute: str) -> Any:
+        return _as_data(obj, super().getattr(obj, attribute))
+
+    def getitem(self, obj: Any, argument: Any) -> Any:
+        return _as_data(obj, super().getitem(obj, argument))
+
+    def call(__self, __context: Any, __obj: Any, *args: Any, **kwargs: Any) -> Any:  # noqa: N805
+        return _as_data(__obj, super().call(__context, __obj, *args, **kwargs))
 
     def is_safe_attribute(self, obj: Any, attr: str, value: Any) -> bool:
         if isinstance(obj, Row):
             raise UntrackedValue(
                 f"a results row's fields cannot be printed directly (.{attr}): print a figure, "
                 "e.g. result(...), per_gpu(...), or x.entry / x.system of a figure"
+            )
+        if isinstance(obj, int | float) and attr not in NUMBER_ATTRIBUTES:
+            raise UntrackedValue(
+                f"the bare number {obj!r}: .{attr} gives text or a value that no footnote would cite"
             )
         if isinstance(obj, Figure) and attr in RAW_ATTRIBUTES:
             raise UntrackedValue(

@@ -17,6 +17,7 @@ import hashlib
 import json
 import os
 import queue
+import resource
 import subprocess
 import sys
 import tempfile
@@ -83,9 +84,11 @@ class Drawing:
         self.jobs: queue.SimpleQueue[bytes | None] = queue.SimpleQueue()
         self.feeder: threading.Thread | None = None
         self.errors: IO[bytes] | None = None
+        self.charts = 0  # charts sent to be drawn (a warm-up draws none)
 
     def add(self, spec: dict[str, Any], dest: Path) -> None:
         """Draw *spec* into *dest* (its folder made when missing)."""
+        self.charts += 1
         self._send([spec, str(dest)])
 
     def warm_up(self) -> None:
@@ -139,14 +142,8 @@ class Drawing:
         self.errors.seek(0)
         err = self.errors.read()
         self._forget()
-        if self.proc.returncode != 0:
-            lines = err.decode("utf-8", "replace").strip().splitlines()
-            said = (
-                [ln.removeprefix(ERROR) for ln in lines if ln.startswith(ERROR)]
-                or lines[-1:]
-                or ["no message"]
-            )
-            raise BuildError(f"drawing the charts' SVG fallbacks failed: {said[0]}")
+        if self.proc.returncode != 0 and self.charts:  # a failed warm-up alone costs no chart
+            raise BuildError(f"drawing the charts' SVG fallbacks failed: {failure(err)}")
 
     def cancel(self) -> None:
         """Stop drawing (after a failed build); nothing when it has finished."""
@@ -165,6 +162,35 @@ class Drawing:
         if self.errors is not None:
             self.errors.close()
             self.errors = None
+
+
+def failure(err: bytes) -> str:
+    """What the drawing process's error output says failed: its own line, or the engine's fatal
+    error, never the last line of a C stack trace."""
+    lines = [ln.strip() for ln in err.decode("utf-8", "replace").strip().splitlines()]
+    own = [ln.removeprefix(ERROR) for ln in lines if ln.startswith(ERROR)]
+    if own:
+        return own[0]
+    fatal = next((ln.lstrip("# ") for ln in lines if "Fatal process out of memory" in ln), "")
+    if fatal:
+        soft, _ = resource.getrlimit(resource.RLIMIT_AS)
+        limit = f"the limit of {soft // 2**20:,} MB" if soft != resource.RLIM_INFINITY else "a limit"
+        return (
+            f"vl-convert's JavaScript engine could not reserve its address space under {limit} "
+            f"(ulimit -v) ({fatal}): it reserves tens of GB of address space, not of memory; build "
+            "without the limit (ulimit -v unlimited), or with a soft one only (ulimit -Sv), which "
+            "the drawing lifts for itself"
+        )
+    return lines[-1] if lines else "no message"
+
+
+def lift_address_limit() -> None:
+    """The soft address-space limit (``ulimit -Sv``) raised to the hard one in the drawing process:
+    V8 reserves tens of GB of address space before it draws anything."""
+    with contextlib.suppress(OSError, ValueError):
+        soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+        if soft != hard:
+            resource.setrlimit(resource.RLIMIT_AS, (hard, hard))
 
 
 def new_drawing(cache_dir: Path | None, *, warm: bool = False) -> Drawing:
@@ -214,6 +240,7 @@ def main() -> None:
     (process PARENT) that started it."""
     die_with_parent(int(sys.argv[1]))
     yield_to_the_build()
+    lift_address_limit()
     cache = Path(sys.argv[2]) if len(sys.argv) > 2 else None
     drawn: dict[str, str] = {}  # this build's SVGs, by spec: with no cache, each is drawn once
     for line in sys.stdin.buffer:

@@ -1,12 +1,16 @@
 """Download a round's official results file into a local cache, safely.
 
 ``fetch_round`` is resumable (an interrupted download continues from its ``.part``
-file with an HTTP Range request, when the URL is the same), idempotent (a stored file
+file with an HTTP Range request, when the URL is the same, and only while the server's
+file is the version the ``.part`` holds: its ETag or Last-Modified, recorded when the
+download started, is sent as If-Range, and a 200 answer, or a 206 naming another
+version, starts again from zero), idempotent (a stored file
 downloaded from the same URL, whose checksum matches and that still validates, is not
 downloaded again: the server is not asked; another URL downloads again), verified
 (SHA-256, pinned in the manifest when known, recorded beside the file) and bounded
 (a total time limit over connecting, the headers and the body, a per-read timeout and a
-size cap). The content is parsed and
+size cap: a ``.part`` over it can never be completed and is removed, the message says so;
+a full disk is reported as one, the ``.part`` kept to resume). The content is parsed and
 validated as a results file of the round *before* it replaces anything; an HTML
 page, a truncated or empty body is refused with a message saying what failed.
 Only http(s) URLs are fetched unless ``allow_file=True`` is given for ``file://``.
@@ -15,6 +19,7 @@ Only http(s) URLs are fetched unless ``allow_file=True`` is given for ``file://`
 from __future__ import annotations
 
 import contextlib
+import errno
 import hashlib
 import http.client
 import os
@@ -203,13 +208,14 @@ class Download:
         self.received = 0
 
     def run(self) -> str:
-        marker = resume_record(self.part)
-        same = marker.is_file() and marker.read_bytes() == self.url.encode()
-        offset = self.part.stat().st_size if self.part.exists() and same else 0
-        marker.write_text(self.url, "utf-8")
+        record = resume_record(self.part)
+        validator = self._resumable(record)
+        offset = self.part.stat().st_size if validator and self.part.is_file() else 0
         req = urllib.request.Request(self.url, headers={"User-Agent": "gpu-insights"})
         if offset:
+            # If-Range: the server sends the rest only of the version the .part holds, else all of it
             req.add_header("Range", f"bytes={offset}-")
+            req.add_header("If-Range", validator)
         timeout = max(0.1, min(READ_TIMEOUT, self.deadline - time.monotonic()))
         watch = _Watchdog(self.deadline)
         try:
@@ -217,10 +223,18 @@ class Download:
                 if resp.headers.get_content_type() == "text/html":
                     raise FetchError(f"{self.url}: the server sent an HTML page, not a results file")
                 resumed = bool(offset) and resp.status == 206
-                self._copy(resp, "ab" if resumed else "wb", offset if resumed else 0)
+                restart = resumed and not _continues(resp, offset, validator)
+                if restart:
+                    self._discard()  # another version, or another range: start again from zero
+                if not resumed:
+                    record.write_text(f"{self.url}\n{_validator(resp)}\n", "utf-8")
+                if not restart:
+                    self._copy(resp, "ab" if resumed else "wb", offset if resumed else 0)
                 if watch.fired:  # the connection was shut at the deadline: what came is not all
                     raise self._too_long()
-                return "resumed" if resumed else "downloaded"
+            if restart:  # this connection closed first; the next asks for the whole file
+                return self.run()
+            return "resumed" if resumed else "downloaded"
         except urllib.error.HTTPError as exc:
             exc.close()
             if exc.code == 416 and offset:  # the .part already holds the whole file
@@ -237,31 +251,99 @@ class Download:
                 "run the command again to resume"
             ) from None
 
+    def _resumable(self, record: Path) -> str:
+        """The validator (a strong ETag, or Last-Modified) of the version the ``.part`` holds, when
+        it holds a download of this URL that the server named; "" when it cannot be continued."""
+        try:
+            lines = record.read_text("utf-8").splitlines()
+        except (OSError, UnicodeDecodeError):
+            return ""
+        return lines[1] if len(lines) >= 2 and lines[0] == self.url else ""
+
+    def _discard(self) -> None:
+        self.part.unlink(missing_ok=True)
+        resume_record(self.part).unlink(missing_ok=True)
+
     def _too_long(self) -> FetchError:
         return FetchError(
             f"{self.url}: the download took longer than {self.seconds:g} s; stopped "
             f"(run the command again to resume)"
         )
 
+    def _over_cap(self, what: str) -> FetchError:
+        """The size cap: the ``.part`` can never be completed, so it is removed, and the message says so."""
+        size = self.part.stat().st_size if self.part.is_file() else 0
+        self._discard()
+        gone = f"; the partial download {self.part} ({size:,} bytes) was removed" if size else ""
+        return FetchError(f"{self.url}: {what}{gone}")
+
     def _copy(self, resp: object, mode: str, offset: int) -> None:
         _refuse_encoded(self.url, resp.headers.get("Content-Encoding"))  # type: ignore[attr-defined]
         length = resp.headers.get("Content-Length")  # type: ignore[attr-defined]
         if length is not None and length.isdigit() and offset + int(length) > self.max_bytes:
-            raise FetchError(
-                f"{self.url}: the file is {int(length):,} bytes, over the {self.max_bytes:,}-byte cap"
+            raise self._over_cap(
+                f"the file is {offset + int(length):,} bytes, over the {self.max_bytes:,}-byte cap"
             )
-        with self.part.open(mode) as fh:
+        try:
+            fh = self.part.open(mode)
+        except OSError as exc:
+            raise self._write_failed(exc) from None
+        try:
             # read1 returns what has arrived, so a trickling server cannot hold a read past the deadline
             for chunk in iter(lambda: resp.read1(CHUNK), b""):  # type: ignore[attr-defined]
-                fh.write(chunk)
                 self.received += len(chunk)
                 if offset + self.received > self.max_bytes:
-                    raise FetchError(f"{self.url}: more than {self.max_bytes:,} bytes; stopped (size cap)")
+                    fh.close()
+                    raise self._over_cap(f"more than {self.max_bytes:,} bytes; stopped (size cap)")
+                self._write(fh, chunk)
                 if time.monotonic() > self.deadline:
                     raise self._too_long()
+            self._write(fh, b"")  # flushes: a full disk may only show now
+        finally:
+            with contextlib.suppress(OSError):  # flushed above; a failure there is already reported
+                fh.close()
         # http.client returns b"" on a dropped connection instead of raising
         if length is not None and length.isdigit() and self.received < int(length):
             raise ConnectionError(f"received {self.received:,} of {int(length):,} bytes")
+
+    def _write(self, fh: Any, data: bytes) -> None:
+        """Write (or, with no data, flush) the ``.part``: a failure is the disk's, not the connection's."""
+        try:
+            if data:
+                fh.write(data)
+            else:
+                fh.flush()
+        except OSError as exc:
+            raise self._write_failed(exc) from None
+
+    def _write_failed(self, exc: OSError) -> FetchError:
+        kept = self.part.stat().st_size if self.part.is_file() else 0
+        if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+            return FetchError(
+                f"{self.url}: the disk is full ({exc.strerror}) writing {self.part}, which keeps "
+                f"{kept:,} bytes: free some space, then run the command again to resume"
+            )
+        return FetchError(
+            f"{self.url}: cannot write {self.part} ({exc.strerror or exc}); it keeps {kept:,} bytes"
+        )
+
+
+def _validator(resp: Any) -> str:
+    """What identifies this version of the file for If-Range: a strong ETag, else Last-Modified."""
+    etag = resp.headers.get("ETag") or ""
+    if etag and not etag.startswith("W/"):
+        return str(etag)
+    return str(resp.headers.get("Last-Modified") or "")
+
+
+def _continues(resp: Any, offset: int, validator: str) -> bool:
+    """Whether a 206 answer is the rest of the version the ``.part`` holds (a server may ignore If-Range)."""
+    rng = str(resp.headers.get("Content-Range") or "")
+    if not rng.startswith(f"bytes {offset}-"):
+        return False
+    header = "Last-Modified" if not validator.startswith(('"', "W/")) else "ETag"
+    sent = resp.headers.get(header)
+    return sent is None or sent == validator
 
 
 def _refuse_encoded(url: str, encoding: str | None) -> None:

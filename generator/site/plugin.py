@@ -61,7 +61,15 @@ _PRERENDERED: contextvars.ContextVar[bool] = contextvars.ContextVar("gpu_insight
 
 #: Markdown extensions every page needs (tables, footnotes, admonitions, HTML blocks; the
 #: generator's own inline elements and plain table cells skip the inline step: same HTML, faster)
-EXTENSIONS = ("tables", "admonition", "md_in_html", "attr_list", "footnotes", "generator.site.inert_markdown")
+EXTENSIONS = (
+    "tables",
+    "admonition",
+    "md_in_html",
+    "attr_list",
+    "footnotes",
+    "generator.site.inert_markdown",
+    "generator.site.markdown_budget",  # every page converted within a time, size and depth budget
+)
 #: navigation.prune: each page carries only the visible part of the navigation (a site of 200
 #: articles otherwise renders all of them into every page: a quarter of the MkDocs build)
 FEATURES = ("content.footnote.tooltips", "navigation.prune")
