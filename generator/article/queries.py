@@ -90,6 +90,17 @@ def _row_text(f: Figure) -> str:
     return f"entry {r.result_id} {r.benchmark} {r.scenario} ({what}): {f}{' per GPU' if f.kind == 'per_gpu' else ''}"
 
 
+def _extreme(which: str, r: Row) -> Figure:
+    """The lowest or highest per-GPU value of a spread, with its row."""
+    return Figure(
+        r.per_accelerator,
+        "per_gpu",
+        f"{which} per-GPU = {r.result_id}",
+        (r,),
+        calc={"op": "per_gpu", "row": r},
+    )
+
+
 def _count_calc(rows: Sequence[Row], distinct: str | None = None, kind: Any = None) -> dict[str, Any]:
     """What a count records for the figures ledger's audit: its rows, what it counts of them, and
     for organisations of a kind, the kind (each member of a joint submission counts under its own)."""
@@ -333,20 +344,7 @@ class Queries:
         f = self._selection(args, filters)
         low, high, rows = self.table.spread(**f)
         _one_benchmark("spread", rows, self._describe(f))
-        lo = Figure(
-            low.per_accelerator,
-            "per_gpu",
-            f"lowest per-GPU = {low.result_id}",
-            (low,),
-            calc={"op": "per_gpu", "row": low},
-        )
-        hi = Figure(
-            high.per_accelerator,
-            "per_gpu",
-            f"highest per-GPU = {high.result_id}",
-            (high,),
-            calc={"op": "per_gpu", "row": high},
-        )
+        lo, hi = _extreme("lowest", low), _extreme("highest", high)
         n = Figure(
             float(len(rows)),
             "count",
