@@ -24,7 +24,7 @@ from generator.data.table import ResultsTable
 from generator.errors import DataError
 from generator.project import Project
 
-from .conftest import ROOT
+from .conftest import ROOT, project_articles
 
 
 def official_rows(shared_dir: Path, version: str) -> list[dict[str, Any]]:
@@ -186,7 +186,7 @@ def table_one(markdown: str) -> dict[str, str]:
 
 
 def test_unknown_submitters_are_listed_as_unclassified(tmp_path: Path, shared_dir: Path) -> None:
-    project = Project(ROOT).clone(tmp_path / "project")
+    project = Project(ROOT).clone(tmp_path / "project", content=project_articles(tmp_path / "articles"))
     unclassify(project, ["Vultr", "Krai"])
     manifest = load_manifest(project.data_dir)
     table = ResultsTable.from_dir(
@@ -204,7 +204,7 @@ def test_add_round_of_a_file_as_published_then_an_overview_whose_organisations_a
     joint submission's members each under its own kind, where Dell counted as a chip vendor
     through Dell_AMD) and has an unclassified line for those data/submitters.toml does not
     name (they were dropped: 16 of 22 organisations)."""
-    project = Project(ROOT).clone(tmp_path / "project")
+    project = Project(ROOT).clone(tmp_path / "project", content=project_articles(tmp_path / "articles"))
     unclassify(project, ["Vultr", "Krai"])
     source = write(tmp_path / "download", "5.1", as_published(official_rows(shared_dir, "5.1")))
     results = tmp_path / "results"

@@ -63,10 +63,13 @@ def test_errata_show_on_the_page_listing_feed_and_review(tmp_path: Path) -> None
         'this article, marked in its text; see <a href="tiny.html#errata">the errata</a>.</p>'
     ) in home
     feed = html.unescape((site / "feed_rss_created.xml").read_text("utf-8"))
+    # the feed item says so first, then what it says of any article (here an excerpt, without
+    # the erratum mark's own link text)
     assert (
         "<description>Erratum: the official results contradict a sentence of this article, marked in its "
-        "text.</description>"
+        "text. On gpt-oss-120b Server"
     ) in feed
+    assert "per GPU.erratum" not in feed
     review = html.unescape((site / "review" / "tiny.html").read_text("utf-8"))
     assert "findings: 0 errors, 1 warnings, 0 infos" in review
     assert "erratum warning, template line 19:1" in review

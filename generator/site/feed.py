@@ -65,8 +65,13 @@ def excerpt(markdown: str, limit: int = EXCERPT_CHARS) -> str:
     return f"{cut}…"
 
 
+#: the erratum mark at a contradicted sentence (a link to the Errata): the feed item says so first
+_ERRATUM_MARK = re.compile(r'<sup class="gi-erratum">.*?</sup>', re.S)
+
+
 def _plain(block: str) -> str:
-    text = _MARKER.sub("", block)
+    text = _ERRATUM_MARK.sub("", block)
+    text = _MARKER.sub("", text)
     text = _IMAGE.sub("", text)
     text = _LINK.sub(r"\1", text)
     text = _TAG.sub("", text)

@@ -193,7 +193,10 @@ def front_matter(r: Rendered, pub: Publication) -> dict[str, Any]:
     meta["benchmarks"] = [attr(xml_text(b)) for b in by_id(benchmarks_of(r))]
     # the feed's text of the article: plain text, escaped as every text of front matter is (the
     # JSON feed's content_html is HTML; the RSS feed's template reads it back, then escapes it once)
-    meta["rss"] = {"feed_description": attr(feed_text(r.article.meta, r.markdown))}
+    text = feed_text(r.article.meta, r.markdown)
+    if r.errata and not r.missing:  # the feed item says so first
+        text = f"{errata_summary(r)} {text}".strip()
+    meta["rss"] = {"feed_description": attr(text)}
     return meta
 
 
