@@ -87,7 +87,7 @@ def test_a_build_without_charts_succeeds_under_a_hard_limit(tmp_path: Path) -> N
     head = text[: text.index("\n---\n", 4) + 5]
     article.write_text(
         head
-        + '\n# A page\n\nThe B300 row delivers {{ per_gpu("6.1-0052", "gpt-oss-120b", "Server") }} tokens/s.\n',
+        + '\n# A page\n\nThe B300 row delivers {{ per_gpu("6.1-0052", "gpt-oss-120b", "Server") }} tokens/s per GPU.\n',
         "utf-8",
     )
     cli = str(Path(sys.executable).parent / "gpu-insights")

@@ -33,7 +33,7 @@ from generator.site.serve import RELOAD_PATH, bind, host_name
 from generator.site.sitedir import SiteDir, guarded_folders
 
 from . import test_safety_sitedir as _sitedir
-from .conftest import ROOT, TINY_ROWS, tiny_row, write_results
+from .conftest import ROOT, TINY_ROWS, project_articles, tiny_row, write_results
 from .test_build import GOLDEN
 from .test_safety_sitedir import _mkdocs_build, _set_site_dir, run_build, snapshot
 
@@ -226,7 +226,7 @@ def test_check_of_plain_markdown_on_the_sample_says_how_to_check_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Item 22: `check` of hand-written Markdown without --results spoke of front matter and `build`."""
-    Project(ROOT).clone(tmp_path / "pub")
+    Project(ROOT).clone(tmp_path / "pub", content=project_articles(tmp_path / "articles"))
     (tmp_path / "plain.md").write_text("The B200 reached 14,211 tokens/s per GPU.\n", "utf-8")
     (tmp_path / "named.md").write_text('---\nrounds: ["6.0"]\n---\n\nThe B200 reached 14,211.\n', "utf-8")
     monkeypatch.chdir(tmp_path / "pub")
@@ -244,7 +244,7 @@ def test_check_of_plain_markdown_on_the_sample_says_how_to_check_it(
 def test_check_of_an_article_citing_a_round_the_results_lack_names_the_results_folder(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    Project(ROOT).clone(tmp_path / "pub")
+    Project(ROOT).clone(tmp_path / "pub", content=project_articles(tmp_path / "articles"))
     write_results(tmp_path / "pub" / "results", TINY_ROWS)
     (tmp_path / "named.md").write_text('---\nrounds: ["5.0"]\n---\n\nThe B200 reached 14,211.\n', "utf-8")
     monkeypatch.chdir(tmp_path / "pub")
@@ -259,7 +259,7 @@ def test_a_full_disk_while_keeping_the_pages_is_one_line_naming_the_file(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Item 22: the warning was the 6 KB Python repr of every file copytree could not copy."""
-    project = Project(ROOT).clone(tmp_path / "pub")
+    project = Project(ROOT).clone(tmp_path / "pub", content=project_articles(tmp_path / "articles"))
     real = shutil.copytree
 
     def no_space(a: str, b: str) -> None:
