@@ -75,9 +75,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from generator.article.functions import Library, Prices  # noqa: E402
-from generator.article.render import Renderer, load_article  # noqa: E402
+from generator.article.render import Rendered, Renderer, load_article  # noqa: E402
 from generator.article.svgdraw import new_drawing  # noqa: E402
 from generator.data.manifest import load_manifest  # noqa: E402
+from generator.errors import GpuInsightsError  # noqa: E402
 from generator.project import THEME_DIR  # noqa: E402
 from generator.site.build import Project, build, load_table, make_checker, site_nav  # noqa: E402
 from generator.site.plugin import EXTENSIONS, EXTRA_CSS, EXTRA_JS, FEATURES  # noqa: E402
@@ -215,6 +216,14 @@ CHECK_ROUNDS = 7
 ONE_LINER = '---\ntitle: "Note"\ndate: 2026-10-20\n---\n\nA short note on accelerators.\n'
 
 
+def _rendered(renderer: Renderer, path: Path) -> Rendered | None:
+    """A corpus article rendered, or None for one meant not to render (an MLP000 article)."""
+    try:
+        return renderer.render(load_article(path))
+    except GpuInsightsError:
+        return None
+
+
 def bench_check(s: Setup, runs: int, *, quick: bool) -> dict[str, float]:
     """Checking, in process (per article, already rendered) and as whole `check` processes: start-up
     (a one-line article), the reference article just edited (rendered again, then checked: what an
@@ -224,7 +233,7 @@ def bench_check(s: Setup, runs: int, *, quick: bool) -> dict[str, float]:
     table, sample = load_table(p, manifest, s.results)
     renderer = Renderer(Library(table, manifest, Prices.load(p.data_dir / "prices.toml")), sample=sample)
     corpus = sorted((ROOT / "tests" / "corpus" / "articles").glob("*/*.md"))[:: 12 if quick else 1]
-    rendered = [r for r in (renderer.render(load_article(a)) for a in corpus) if not r.missing]
+    rendered = [r for r in (_rendered(renderer, a) for a in corpus) if r is not None and not r.missing]
     checker = make_checker(p, manifest, table, sample=sample)
     for r in rendered[:5]:
         checker.check(r)
