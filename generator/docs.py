@@ -146,7 +146,10 @@ EXAMPLES: dict[str, str] = {
 #: meanings that differ from the glossary for one function: (function, parameter) -> meaning
 OWN_PARAMETERS: dict[tuple[str, str], str] = {
     ("stated", "by"): 'who states the number: the source\'s name, cited beside it (e.g. `"NVIDIA"`)',
-    ("comparable", "suite"): '`"datacenter"` (default) or `"edge"`: the Compatibility Table has a table per suite',
+    (
+        "comparable",
+        "suite",
+    ): '`"datacenter"` (default) or `"edge"`: the Compatibility Table has a table per suite',
 }
 
 
