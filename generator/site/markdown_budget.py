@@ -25,17 +25,15 @@ it exceeded (an MkDocs ``PluginError``: MkDocs reports it and stops the build, n
 from __future__ import annotations
 
 import re
-import signal
 import sys
-import threading
-import time
 from collections.abc import Callable
-from types import FrameType
 from typing import Any
 
 from markdown import Markdown
 from markdown.extensions import Extension
 from mkdocs.exceptions import PluginError
+
+from generator.budget import OverTime, within
 
 MAX_PAGE_CHARS = 10_000_000
 #: characters scanned ahead per character of the page (a page's links and tags close within a few)
@@ -134,64 +132,6 @@ def emphasis_depth(text: str) -> int:
     return deepest
 
 
-class _OverTime(Exception):
-    pass
-
-
-def within(seconds: float, work: Callable[[], str]) -> str:
-    """``work()`` stopped by :class:`_OverTime` once *seconds* have passed."""
-    if threading.current_thread() is threading.main_thread():
-        return _with_alarm(seconds, work)
-    return _with_trace(seconds, work)
-
-
-def _with_alarm(seconds: float, work: Callable[[], str]) -> str:
-    """*work* in the main thread, stopped once the main thread's own CPU time exceeds *seconds*:
-    a watchdog thread reads that thread's CPU clock and signals it. (The process's CPU time,
-    an ITIMER_PROF, counted the build's other threads too, and refused a real 37 KB page on a
-    loaded machine.)"""
-
-    def alarm(signum: int, frame: FrameType | None) -> None:
-        raise _OverTime
-
-    main = threading.main_thread().ident
-    assert main is not None
-    clock = time.pthread_getcpuclockid(main)
-    deadline = time.clock_gettime(clock) + seconds
-    done = threading.Event()
-
-    def watch() -> None:
-        while not done.wait(0.02):
-            if time.clock_gettime(clock) > deadline:
-                signal.pthread_kill(main, signal.SIGPROF)
-                return
-
-    before = signal.signal(signal.SIGPROF, alarm)
-    watcher = threading.Thread(target=watch, name="markdown-budget", daemon=True)
-    watcher.start()
-    try:
-        return work()
-    finally:
-        done.set()
-        watcher.join()
-        signal.signal(signal.SIGPROF, before)
-
-
-def _with_trace(seconds: float, work: Callable[[], str]) -> str:
-    deadline = time.thread_time() + seconds
-
-    def trace(frame: FrameType, event: str, arg: Any) -> None:
-        if time.thread_time() > deadline:
-            raise _OverTime
-
-    before = sys.gettrace()
-    sys.settrace(trace)  # this thread only: called on each Python call, checks its CPU clock
-    try:
-        return work()
-    finally:
-        sys.settrace(before)
-
-
 def convert(md: Markdown, original: Callable[[str], str], source: str, page: str) -> str:
     """*source* converted by *original* (``md.convert``) within the budget, or refused."""
     problem = shape_problem(source)
@@ -200,7 +140,7 @@ def convert(md: Markdown, original: Callable[[str], str], source: str, page: str
     seconds = seconds_for(len(source))
     try:
         return within(seconds, lambda: original(source))
-    except _OverTime:
+    except OverTime:
         raise MarkdownBudgetError(
             f"{page}: the page's Markdown is refused: converting it took more than {seconds:.1f} s "
             f"of CPU time (the budget of a page of {len(source):,} characters)"
