@@ -61,7 +61,8 @@ def hostile_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str
         tiny_row(
             "6.1-0002", "gpt-oss-120b", "Server", 60000.0, accelerator="NVIDIA B200-SXM-180GB", **fields
         ),
-        tiny_row("6.1-0003", text, "Offline", 9000.0, Suite=text, Accelerator=text, **fields),
+        # Suite: a suite or refused at load (tests/test_data_as_published.py)
+        tiny_row("6.1-0003", text, "Offline", 9000.0, Accelerator=text, **fields),
     ]
     site = build(
         project=project, results=write_results(tmp / "r", rows), site_dir=tmp / "site", log=lambda _: None
