@@ -318,6 +318,10 @@ def difference_undisclosed(ctx: Context) -> Iterator[Issue]:
     summary="An Open-division result compared with a Closed one without saying how the Open result would not qualify as Closed.",
     bad="The Open-division entry is 6.3% faster than the Closed-division one.",
     good="The Open-division entry, which used speculative decoding the Closed rules do not allow, is 6.3% faster than the Closed-division one.",
+    scoped=(
+        "## Why these results are in the Open division\n\nHPE ran a third-party checkpoint.\n\n## Per GPU\n\nThe Open slice is 4.2% above the Closed rack.  (a checkpoint is named, not that the Closed rules forbid it)",
+        "## Why these results are in the Open division\n\nServing a checkpoint other than the reference model is a change to the model, which the Closed division does not allow.\n\n## Per GPU\n\nThe Open slice is 4.2% above the Closed rack.",
+    ),
 )
 def open_closed(ctx: Context) -> Iterator[Issue]:
     """Reports an Open-versus-Closed comparison whose paragraph never says in what way the
@@ -412,6 +416,10 @@ def _lineage(fams: set[str]) -> bool:
     summary="A comparison across rounds that the Compatibility Table makes incompatible.",
     bad="DLRM-v3 in v6.1 is 48× below DLRM-v2 in v5.1.",
     good="Compare DLRM-v3 results of v6.0 and v6.1 only.",
+    scoped=(
+        "## Whisper Offline, Closed\n\nNVIDIA's DGX B200 (Datacenter, v5.1) did 12.3 times the Edge workstation's v6.1 result.  (two suites)",
+        "## Whisper Offline, Closed Datacenter\n\nThe best v6.1 row is 17.5% above the best v5.1 row.  (one span of the Datacenter row, continued by v6.1)",
+    ),
 )
 def incompatible_rounds(ctx: Context) -> Iterator[Issue]:
     """Reports a comparison across rounds that the MLPerf® Compatibility Table does not allow:

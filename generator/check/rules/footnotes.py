@@ -94,6 +94,10 @@ def _no_footnote_at_all(ctx: Context) -> Iterator[Issue]:
     summary="A paragraph, table or figure prints results and carries no footnote marker.",
     bad="The B300 row delivers 14,211 tokens/s per GPU.",
     good="The B300 row delivers 14,211 tokens/s per GPU.[1]",
+    scoped=(
+        "Four MI355X servers ran Llama 3.1 8B.\n\n- MiTAC's posted 136,999 tokens/s.",
+        "Four MI355X servers ran Llama 3.1 8B. What they show:[1]\n\n- MiTAC's posted 136,999 tokens/s.  (the list's lead paragraph carries the marker)",
+    ),
 )
 def claim_without_marker(ctx: Context) -> Iterator[Issue]:
     """Reports a block that prints official results without a marker pointing at their note.
@@ -307,6 +311,10 @@ def unknown_entry(ctx: Context) -> Iterator[Issue]:
     summary="An entry ID whose benchmark or scenario does not match the sentence or footnote that cites it.",
     bad="On DeepSeek-R1, entry 6.1-0052 ...  (6.1-0052 ran gpt-oss-120b only)",
     good="On gpt-oss-120b, entry 6.1-0052 ...",
+    scoped=(
+        "HPE's XD690 (entry 6.1-0022) delivered 113,685 tokens/s and CoreWeave's B300 (entry 6.1-0052) 111,247.  (each ID belongs to the value beside it: swapped)",
+        "HPE's XD690 (entry 6.1-0052) delivered 113,685 tokens/s and CoreWeave's B300 (entry 6.1-0022) 111,247.",
+    ),
 )
 def entry_mismatch(ctx: Context) -> Iterator[Issue]:
     """Reports an entry ID cited for a benchmark or scenario it has no result for, and an entry

@@ -350,6 +350,10 @@ def _title_superlative(ctx: Context) -> Iterator[Issue]:
     summary="A superlative resting on a derived metric presented as an official MLPerf® result, score or record.",
     bad="B300 holds the top MLPerf® Inference v6.1 score: 14,211 tokens/s per GPU.",
     good="B300 has the highest per-GPU value we derive from the MLPerf® Inference v6.1 results: 14,211 tokens/s per GPU.",
+    scoped=(
+        "## MLPerf® Inference v6.1 per-GPU values\n\nThe B300 row holds the top score: 14,211 tokens/s per GPU.",
+        "## MLPerf® Inference v6.1 per-GPU values (derived)\n\nThe B300 row has the highest per-GPU value we derive: 14,211 tokens/s per GPU.",
+    ),
 )
 def superlative_on_derived(ctx: Context) -> Iterator[Issue]:
     """Reports a superlative whose value is derived (per GPU, a ratio) but which the sentence

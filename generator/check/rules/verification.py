@@ -159,6 +159,10 @@ def unverified_comparison(ctx: Context) -> Iterator[Issue]:
     summary='"Verified" or "official" applied to a derived or unverified value.',
     bad="B300 posts an official 14,211 tokens/s per GPU.",
     good="B300 posts 14,211 tokens/s per GPU, derived from the official system result.",
+    scoped=(
+        "| System | Official MLPerf® Inference v6.1 score |\n|---|--:|\n| HPE XD690 | 14,211 |  (the column holds per-GPU values)",
+        "| System | Per-GPU value (derived) |\n|---|--:|\n| HPE XD690 | 14,211 |",
+    ),
 )
 def derived_called_official(ctx: Context) -> Iterator[Issue]:
     """Reports "official", "verified" or "certified" applied, in the same clause, to a value
