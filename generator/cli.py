@@ -236,10 +236,8 @@ def audit(ctx: click.Context, site: Path, results: Path | None) -> None:
     """
     from generator import audit as auditing
 
-    project = _project(ctx)
-    files = {name: project.data_file(name) for name in auditing.DATA_NAMES}
     try:
-        report = auditing.audit_site(site, results if results is not None else project.sample_dir, files)
+        report = _project(ctx).audit(site, results)
     except auditing.AuditError as exc:
         raise GpuInsightsError(str(exc)) from None
     if report.mismatches:

@@ -13,10 +13,14 @@ import shutil
 import stat
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import yaml
 
 from generator.errors import BuildError, GpuInsightsError
+
+if TYPE_CHECKING:  # the audit's module is imported where an audit runs (see Project.audit)
+    from generator.audit import Report
 
 
 class _ConfigLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
@@ -128,6 +132,15 @@ class Project:
     def data_file(self, name: str) -> Path:
         """A data file of this publication, or the packaged default it does not override."""
         return data_file(self.data_dir, name)
+
+    def audit(self, site: Path, results: Path | None) -> Report:
+        """The independent audit (:mod:`generator.audit`) of the figures *site* prints, against the
+        official files in *results* (else the embedded sample) and this publication's data files.
+        Raises ``audit.AuditError`` when the site or a file cannot be read."""
+        from generator import audit  # 44 ms of imports: only `build` and `audit` need them (start-up)
+
+        files = {name: self.data_file(name) for name in audit.DATA_NAMES}
+        return audit.audit_site(site, results if results is not None else self.sample_dir, files)
 
     @property
     def mkdocs_yml(self) -> Path:

@@ -79,6 +79,16 @@ class Claim:
         )
 
     @property
+    def typed_value(self) -> bool:
+        """A number typed by hand that may be a result: it has a results unit, or is too large
+        for a count (an entry ID is not one)."""
+        return (
+            self.typed
+            and self.kind != "entry"
+            and (self.unit in ("throughput", "per_gpu") or abs(self.value) >= 1000)
+        )
+
+    @property
     def entries(self) -> set[str]:
         return {r.result_id for r in self.rows if r.result_id}
 

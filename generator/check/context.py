@@ -26,6 +26,7 @@ from generator.check.config import CheckConfig
 from generator.check.document import Block, Document, Sentence, parse
 from generator.check.matching import Match, Matcher, relation_values
 from generator.check.notes import Note, Notes, find_notes
+from generator.check.scope import previous
 from generator.check.vocabulary import PER_ACCELERATOR, Mentions, Vocabulary, variant_of
 from generator.data.manifest import Manifest
 from generator.data.row import Row
@@ -333,12 +334,8 @@ class Context:
         paragraph before whose submitters its sentence names (two or more of them), which become
         its sides."""
         assert self.matcher is not None
-        k = self.doc.index(c.block)
-        before = next(
-            (x for x in reversed(self.doc.blocks[:k]) if not x.generated and id(x) not in self.note_blocks),
-            None,
-        )
-        if before is None or before.kind == "heading":
+        before = previous(self, c.block)
+        if before is None:
             return []
         every = set(self.matcher.df["submitter"])
         named = self.vocab.submitter_words(c.block.words(c.sentence), every)
@@ -392,10 +389,7 @@ class Context:
         of the paragraph or caption right around it."""
         blocks = [block]
         if block.table >= 0:
-            cells = self.doc.cells(block.table)
-            i, j = self.doc.index(cells[0]), self.doc.index(cells[-1])
-            around = [self.doc.blocks[k] for k in (i - 1, j + 1) if 0 <= k < len(self.doc.blocks)]
-            blocks = cells + [x for x in around if x.table < 0]
+            blocks = self.doc.cells(block.table) + self.doc.beside(block.table)
         ids = {id(x) for x in blocks}
         labels = {m.label for m in self.notes.markers if id(m.block) in ids}
         return [n for n in self.notes.notes if n.label in labels]
@@ -502,7 +496,7 @@ def _attached_entries(claims: list[Claim]) -> dict[int, str]:
     out: dict[int, str] = {}
     by_sentence: dict[tuple[int, int], list[Claim]] = {}
     for c in claims:
-        if c.typed and (c.kind == "entry" or c.unit in ("throughput", "per_gpu") or abs(c.value) >= 1000):
+        if (c.typed and c.kind == "entry") or c.typed_value:
             by_sentence.setdefault((id(c.block), c.sentence.start), []).append(c)
     for group in by_sentence.values():
         ids = [c for c in group if c.kind == "entry"]

@@ -190,6 +190,28 @@ class Document:
                     self._tables.setdefault(b.table, []).append(b)
         return self._tables.get(table, [])
 
+    def beside(self, table: int) -> list[Block]:
+        """The blocks right before and right after table number *table* that are not cells of a
+        table: where its caption, its lead-in or its "Source:" line stand."""
+        cells = self.cells(table)
+        if not cells:
+            return []
+        first, last = self.index(cells[0]), self.index(cells[-1])
+        return [
+            self.blocks[k]
+            for k in (first - 1, last + 1)
+            if 0 <= k < len(self.blocks) and self.blocks[k].table < 0
+        ]
+
+    def list_lead(self, b: Block) -> Block | None:
+        """For a list item, the paragraph right before its list ("What they show:"), if any."""
+        if b.kind != "item":
+            return None
+        k = self.index(b)
+        while k > 0 and self.blocks[k - 1].kind == "item":
+            k -= 1
+        return self.blocks[k - 1] if k > 0 and self.blocks[k - 1].kind == "paragraph" else None
+
     def position(self, offset: int) -> tuple[int, int]:
         line, col = self.rendered.position(offset)
         if line == 0:  # generated text: point at the line of the rendered Markdown

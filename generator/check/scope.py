@@ -105,7 +105,7 @@ def _sources(ctx: Context, b: Block, s: Sentence | None) -> list[tuple[str, Ment
         out.append((f"an earlier sentence of its paragraph (line {line(ctx, b)})", read(b.text[: s.start])))
     out += _container(ctx, b)
     words = b.words(s)
-    before = _previous(ctx, b)
+    before = previous(ctx, b)
     if before is not None and BACK_REFERENCE.search(words):
         out.append((f"the paragraph on line {line(ctx, before)}, which it points back to", read(before.text)))
     lead, headings = _section(ctx, b)
@@ -125,13 +125,9 @@ def surroundings(ctx: Context, b: Block) -> list[Block]:
     """The blocks a reader sees with *b* and reads it by: its table's header and caption or its
     list's lead paragraph, the paragraph before it, its section's lead paragraph and headings."""
     out: list[Block] = []
-    blocks = ctx.doc.blocks
     if b.table >= 0:
-        cells = ctx.doc.cells(b.table)
-        out += [x for x in cells if x.row == 0]
-        first, last = ctx.doc.index(cells[0]), ctx.doc.index(cells[-1])
-        out += [blocks[k] for k in (first - 1, last + 1) if 0 <= k < len(blocks) and blocks[k].table < 0]
-    before = _previous(ctx, b)
+        out += [x for x in ctx.doc.cells(b.table) if x.row == 0] + ctx.doc.beside(b.table)
+    before = previous(ctx, b)
     lead, headings = _section(ctx, b)
     out += [x for x in (before, lead) if x is not None] + headings
     unique = list({id(x): x for x in out}.values())
@@ -141,7 +137,6 @@ def surroundings(ctx: Context, b: Block) -> list[Block]:
 def _container(ctx: Context, b: Block) -> list[tuple[str, Mentions]]:
     """A table cell's header, row and caption; a list item's lead paragraph."""
     read = ctx.vocab.read
-    blocks = ctx.doc.blocks
     if b.table >= 0:
         cells = ctx.doc.cells(b.table)
         out = [
@@ -152,32 +147,31 @@ def _container(ctx: Context, b: Block) -> list[tuple[str, Mentions]]:
         out.append(
             (f"its table row (line {line(ctx, b)})", read(" ".join(x.text for x in cells if x.row == b.row)))
         )
-        first, last = ctx.doc.index(cells[0]), ctx.doc.index(cells[-1])
-        for k in (first - 1, last + 1):
-            if 0 <= k < len(blocks) and blocks[k].table < 0 and blocks[k].kind == "paragraph":
-                out.append((f"the table's caption on line {line(ctx, blocks[k])}", read(blocks[k].text)))
+        out += [
+            (f"the table's caption on line {line(ctx, x)}", read(x.text))
+            for x in ctx.doc.beside(b.table)
+            if x.kind == "paragraph"
+        ]
         return out
-    if b.kind == "item":
-        k = ctx.doc.index(b)
-        while k > 0 and blocks[k - 1].kind == "item":
-            k -= 1
-        if k > 0 and blocks[k - 1].kind == "paragraph" and not blocks[k - 1].generated:
-            return [
-                (
-                    f"the lead paragraph of its list on line {line(ctx, blocks[k - 1])}",
-                    read(blocks[k - 1].text),
-                )
-            ]
+    lead = ctx.doc.list_lead(b)
+    if lead is not None and not lead.generated:
+        return [(f"the lead paragraph of its list on line {line(ctx, lead)}", read(lead.text))]
     return []
 
 
-def _previous(ctx: Context, b: Block) -> Block | None:
-    """The prose block right before *b* in its section (the first cell of a table for a table)."""
+def previous(ctx: Context, b: Block) -> Block | None:
+    """The author's block right before *b* in its section: not generated, not a note, not a cell
+    of *b*'s own table; ``None`` at a heading."""
     k = ctx.doc.index(b)
     for x in reversed(ctx.doc.blocks[:k]):
         if x.kind == "heading":
             return None
-        if x.generated or x.kind == "footnote" or (b.table >= 0 and x.table == b.table):
+        if (
+            x.generated
+            or x.kind == "footnote"
+            or id(x) in ctx.note_blocks
+            or (b.table >= 0 and x.table == b.table)
+        ):
             continue
         return x
     return None

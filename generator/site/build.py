@@ -683,12 +683,10 @@ def os_error_line(exc: OSError) -> str:
 def audit_new_site(project: Project, results: Path | None, site: Path, log: Log) -> None:
     """Re-derive every figure of the built *site* from the official files (*results*, else the
     embedded sample) by the independent :mod:`generator.audit`; a mismatch fails the build."""
-    from generator import audit  # reads official files again: only builds that audit need it
+    from generator import audit  # its error and message; imported by Project.audit (start-up)
 
-    folder = results if results is not None else project.sample_dir
-    files = {name: project.data_file(name) for name in audit.DATA_NAMES}
     try:
-        report = audit.audit_site(site, folder, files)
+        report = project.audit(site, results)
     except audit.AuditError as exc:
         raise BuildError(f"audit: {exc}; the previous site is left as it was") from None
     log(report.summary())

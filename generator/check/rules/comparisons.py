@@ -95,14 +95,8 @@ def _single_entry_sentences(ctx: Context) -> list[tuple[str, Claim, Sentence]]:
 
 
 def _table_scope(ctx: Context, b: Block) -> list[tuple[Block, Sentence | None]]:
-    blocks = ctx.doc.blocks
-    cells = ctx.doc.cells(b.table)
-    first = ctx.doc.index(cells[0])
-    out: list[tuple[Block, Sentence | None]] = [(x, None) for x in cells]
-    for i in (first - 1, ctx.doc.index(cells[-1]) + 1):
-        if 0 <= i < len(blocks) and blocks[i].table < 0 and not blocks[i].generated:
-            out.append((blocks[i], None))
-    return out
+    out: list[tuple[Block, Sentence | None]] = [(x, None) for x in ctx.doc.cells(b.table)]
+    return out + [(x, None) for x in ctx.doc.beside(b.table) if not x.generated]
 
 
 def comparisons(ctx: Context) -> list[Comparison]:

@@ -142,21 +142,9 @@ def _marker_scope(doc: Document, b: Block) -> list[Block]:
     if b.table < 0:
         i = doc.index(b)
         after = [blocks[i + 1]] if i + 1 < len(blocks) and is_caption(blocks[i + 1]) else []
-        lead = []
-        if b.kind == "item":
-            k = i
-            while k > 0 and blocks[k - 1].kind == "item":
-                k -= 1
-            lead = [blocks[k - 1]] if k > 0 and blocks[k - 1].kind == "paragraph" else []
-        return [b, *after, *lead]
-    cells = doc.cells(b.table)
-    first, last = doc.index(cells[0]), doc.index(cells[-1])
-    around = [
-        blocks[i]
-        for i in (first - 1, last + 1)
-        if 0 <= i < len(blocks) and blocks[i].table < 0 and is_caption(blocks[i])
-    ]
-    return cells + around
+        lead = doc.list_lead(b)
+        return [b, *after, *([lead] if lead is not None else [])]
+    return doc.cells(b.table) + [x for x in doc.beside(b.table) if is_caption(x)]
 
 
 UNVERIFIED_NOTE = re.compile(
@@ -348,11 +336,6 @@ def entry_mismatch(ctx: Context) -> Iterator[Issue]:
     yield from _values_of_other_entries(ctx, done)
 
 
-def is_value(c: Claim) -> bool:
-    """A typed number that may be a result: it has a results unit, or is too large for a count."""
-    return c.typed and c.kind != "entry" and (c.unit in ("throughput", "per_gpu") or abs(c.value) >= 1000)
-
-
 def _values_of_other_entries(ctx: Context, done: set[tuple[int, int]]) -> Iterator[Issue]:
     """An entry ID printed beside a value that its row does not give, when another entry's
     row does (IDs swapped between two systems, or mistyped as another existing entry)."""
@@ -362,7 +345,7 @@ def _values_of_other_entries(ctx: Context, done: set[tuple[int, int]]) -> Iterat
         if not known or not c.rows or id(c.block) in ctx.note_blocks:
             continue
         s = c.sentence
-        values = [x.index for x in ctx.claims_in(c.block, s) if is_value(x)]
+        values = [x.index for x in ctx.claims_in(c.block, s) if x.typed_value]
         for e in known:
             # the ID printed beside this value: no other value of the sentence is nearer to it
             spots = [
@@ -394,12 +377,9 @@ def entry_context(ctx: Context, b: Block, index: int) -> tuple[set[str], set[str
         named = ctx.vocab.read(b.text)
         return named.benchmarks, named.scenarios
     if b.table >= 0:
-        blocks = ctx.doc.blocks
-        cells = ctx.doc.cells(b.table)
-        i, j = ctx.doc.index(cells[0]), ctx.doc.index(cells[-1])
         text = "\n".join(
-            [x.text for x in cells if x.row in (0, b.row)]
-            + [x.text for x in blocks[max(0, i - 1) : i] + blocks[j + 1 : j + 2] if x.table < 0]
+            [x.text for x in ctx.doc.cells(b.table) if x.row in (0, b.row)]
+            + [x.text for x in ctx.doc.beside(b.table)]
         )
         named = ctx.vocab.read(text)
         return named.benchmarks, named.scenarios
