@@ -5,6 +5,7 @@ meanwhile, and a loaded machine slows the wall clock, not a thread's CPU clock).
 
 from __future__ import annotations
 
+import gc
 import signal
 import sys
 import threading
@@ -27,6 +28,17 @@ def within(seconds: float, work: Callable[[], T]) -> T:
     return _with_trace(seconds, work)
 
 
+def _swallowing(frame: FrameType | None) -> bool:
+    """Whether *frame* runs in code whose exceptions Python prints and drops: a garbage
+    collector's callback or a ``__del__`` method. An OverTime raised there would be lost."""
+    callbacks = {getattr(cb, "__code__", None) for cb in gc.callbacks}
+    while frame is not None:
+        if frame.f_code in callbacks or frame.f_code.co_name == "__del__":
+            return True
+        frame = frame.f_back
+    return False
+
+
 def _with_alarm(seconds: float, work: Callable[[], T]) -> T:
     """*work* in the main thread, stopped once the main thread's own CPU time exceeds *seconds*:
     a watchdog thread reads that thread's CPU clock and signals it. (The process's CPU time,
@@ -34,7 +46,8 @@ def _with_alarm(seconds: float, work: Callable[[], T]) -> T:
     loaded machine.)"""
 
     def alarm(signum: int, frame: FrameType | None) -> None:
-        raise OverTime
+        if not _swallowing(frame):  # else the next tick's signal, once out of it
+            raise OverTime
 
     main = threading.main_thread().ident
     assert main is not None
@@ -43,13 +56,14 @@ def _with_alarm(seconds: float, work: Callable[[], T]) -> T:
     done = threading.Event()
 
     def watch() -> None:
+        # signalled again every tick until the work ends: a signal that lands in code which
+        # swallows every exception (a garbage collector's callback) would otherwise be lost
         while not done.wait(0.02):
             if time.clock_gettime(clock) > deadline:
                 signal.pthread_kill(main, signal.SIGPROF)
-                return
 
     before = signal.signal(signal.SIGPROF, alarm)
-    watcher = threading.Thread(target=watch, name="markdown-budget", daemon=True)
+    watcher = threading.Thread(target=watch, name="cpu-budget", daemon=True)
     watcher.start()
     try:
         return work()
