@@ -234,7 +234,7 @@ def superlative_without_scope(ctx: Context) -> Iterator[Issue]:
                 if (
                     not missing
                     and own is not None
-                    and (beaten := holds(ctx, own, scope.mentions)) is not None
+                    and (beaten := beaten if own is subject else holds(ctx, own, scope.mentions)) is not None
                 ):
                     subject = own
                     yield at(
