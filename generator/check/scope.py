@@ -196,6 +196,11 @@ def _section(ctx: Context, b: Block) -> tuple[Block | None, list[Block]]:
     return lead, headings
 
 
+def article_lead(ctx: Context) -> Block | None:
+    """The article's first paragraph of its own: what a reader reads right under the title."""
+    return _first_paragraph(ctx, 0, len(ctx.doc.blocks))
+
+
 def _first_paragraph(ctx: Context, start: int, stop: int) -> Block | None:
     for x in ctx.doc.blocks[start:stop]:
         if x.kind == "paragraph" and not x.generated and x.table < 0:

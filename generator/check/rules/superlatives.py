@@ -18,7 +18,7 @@ from generator.check.context import Context
 from generator.check.document import Block, Sentence
 from generator.check.registry import Issue, rule
 from generator.check.rules.common import at, claims_in
-from generator.check.scope import Scope, scope_of
+from generator.check.scope import Scope, article_lead, scope_of
 from generator.check.vocabulary import PER_ACCELERATOR, Mentions
 from generator.data.row import Row
 
@@ -62,6 +62,8 @@ ANY_SIZE = re.compile(
     r"\b(?:any|every|all)\s+(?:GPU|accelerator|chip|system)\s+(?:count|size|sizes|counts)\b|\bwhatever (?:its|their) (?:GPU|accelerator|chip) count\b|\bof any size\b|\bat any scale\b",
     re.I,
 )
+#: a set the lead paragraph ranges over ("among the eight-GPU systems", "of all ... entries")
+AMONG = re.compile(r"\b(?:among|of all|out of (?:the|all)|across (?:all|every))\b", re.I)
 #: a quotation in a title: “...”, "...", or '...' set off by spaces
 QUOTED_WORDS = re.compile(r"“[^”]*”|\"[^\"\n]*\"|‘[^’]*’|(?<!\w)'[^'\n]+'(?!\w)")
 ANY_CATEGORY = re.compile(r"\b(?:any|every|all) (?:categor(?:y|ies))\b|\bin every category\b", re.I)
@@ -310,10 +312,16 @@ def _title_superlative(ctx: Context) -> Iterator[Issue]:
         return
     if any(q.start() < m.start() < q.end() for q in QUOTED_WORDS.finditer(title)):
         return  # 'Is the B300 the "fastest"?': the word is quoted, not claimed
-    # a headline stands alone in a listing or a feed, with its description under it, and the
-    # front matter's round; the lead paragraph describes the subject, it does not scope the claim
+    # a headline is read with its description under it (a listing, a feed) or with the lead
+    # paragraph under it (the page); the lead completes the headline's scope when it restates the
+    # claim over a set ("the highest ... among ..."), not when it only describes the subject
     article = ctx.rendered.article
     texts = [title, str(article.meta.get("description", ""))]
+    lead = article_lead(ctx)
+    if lead is not None and (
+        MAXIMUM.search(lead.text) or UNIQUE.search(lead.text) or AMONG.search(lead.text)
+    ):
+        texts.append(lead.text)
     named = [ctx.vocab.read(t) for t in texts if t]
     rounds = len(article.rounds) == 1 or any(n.rounds for n in named)
     missing = [
@@ -334,7 +342,7 @@ def _title_superlative(ctx: Context) -> Iterator[Issue]:
         src = ctx.rendered.article.path.read_text("utf-8").splitlines()[line - 1]
         start = src.find(title[:20])
         yield Issue(
-            f'"{m.group(0)}" in the title without its {", ".join(missing)} (neither the title nor the description names it)',
+            f'"{m.group(0)}" in the title without its {", ".join(missing)} (neither the title, the description nor the lead paragraph names it)',
             line=line,
             col=(start + m.start() + 1) if start >= 0 else 1,
             help="say in the title where it holds, or drop the superlative",
