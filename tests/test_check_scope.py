@@ -219,3 +219,43 @@ def test_the_nearest_value_offered_is_of_the_unit_the_number_is_written_in(
         "6:142 12,200 (system result): no v6.1 entry gives this (nearest: 6.1-0003 llama2-70b-99.9 "
         "Offline 13,315 per accelerator)"
     )
+
+
+OFFLINE_NOTE = (
+    NOTE.replace("Server scenario", "Offline scenario")
+    .format(ids="6.1-0027")
+    .replace(
+        "entries 6.1-0027.",
+        "entry 6.1-0027. Per-GPU values are derived metrics, not official MLPerf® metrics.",
+    )
+)
+CLUSTER = "On 512 GPUs in the Offline scenario of the Closed Datacenter division, Available category, "
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        # "official" qualifies the value right after it, not the per-GPU value that follows
+        ("the cluster's official 5,749,440 tokens per second come to 11,229 per GPU.", []),
+        # the per-GPU value labelled derived right after it
+        ("the official result gives 11,229 tokens per second per GPU, a derived value.", []),
+        ("the cluster posts an official 11,229 tokens per second per GPU.", ["MLP023"]),
+    ],
+)
+def test_official_qualifies_the_nearest_value_after_it(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest, sentence: str, expected: list[str]
+) -> None:
+    body = f"{CLUSTER}{sentence}[^1]\n\n{OFFLINE_NOTE}"
+    path = article(tmp_path, body, FRONT)
+    found = [f.rule for f in check(path, official, manifest) if f.rule in ("MLP023", "MLP031")]
+    assert found == expected
+
+
+def test_per_gpu_after_a_clause_about_the_system_total_is_a_per_gpu_value(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    body = (
+        f"{CLUSTER}the official result of MLPerf® Inference v6.1 gpt-oss-120b is a system total; "
+        f"per GPU it comes to 11,229 tokens per second.[^1]\n\n{OFFLINE_NOTE}"
+    )
+    assert findings(tmp_path, body, official, manifest, "MLP031") == []

@@ -192,7 +192,7 @@ class _Lead:
 
 PER_GPU_LEAD = _Lead()
 TOTAL_BEFORE = re.compile(
-    r"\b(?:total|in all|aggregate|system result|whole system|per system|per server|per rack)\b[^\d]{0,30}$",
+    r"\b(total|in all|aggregate|system result|whole system|per system|per server|per rack)\b[^\d]{0,30}$",
     re.I,
 )
 
@@ -218,8 +218,10 @@ def unit_of(block: Block, m: re.Match[str], suffix: str) -> str:
         lead = block.text[s.start : m.start()]
         if AFTER_UNIT_PER_GPU.match(rest) or BEFORE_PER_GPU.search(before):
             return "per_gpu"
-        if PER_GPU_LEAD.search(lead) and not TOTAL_BEFORE.search(before):
-            return "per_gpu"  # "Per GPU, that is 10,267 tokens per second"
+        total = TOTAL_BEFORE.search(before)
+        if PER_GPU_LEAD.search(lead) and (total is None or PER_GPU_LEAD.search(before[total.end(1) :])):
+            # "Per GPU, that is 10,267 tokens per second"; "... is a system total; per GPU it comes to 11,229"
+            return "per_gpu"
         return "throughput"
     if LATENCY_UNIT.match(after):
         return "latency"

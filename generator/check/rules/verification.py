@@ -192,6 +192,10 @@ def derived_called_official(ctx: Context) -> Iterator[Issue]:
                 continue
             if re.match(OFFICIAL_TOTAL, tail, re.I) and DIVIDED.search(text[s.start : s.end]):
                 continue  # "divided by its 72 GPUs, the rack's official result comes to 11,229 each"
+            if _nearer_official(ctx, c, m.end(), derived):
+                continue  # "its official 808,469 tokens per second, or 11,229 per GPU"
+            if DERIVED_AFTER.match(text, c.index + len(c.text)):
+                continue  # "the official result gives 11,229 per GPU (derived)"
             seen.add((id(c.block), m.start()))
             what = "unverified" if c.unverified else "derived, not an official result"
             yield at(
@@ -200,6 +204,22 @@ def derived_called_official(ctx: Context) -> Iterator[Issue]:
                 f'"{m.group(0)}" is applied to {c.text}, a value that is {what}',
                 f'drop "{m.group(0)}", or say the value is derived from the official result',
             )
+
+
+def _nearer_official(ctx: Context, c: Claim, start: int, derived: list[Claim]) -> bool:
+    """Whether an official value is printed between "official" (ending at *start*) and the
+    derived claim *c*: the word qualifies the value nearest after it."""
+    others = {id(d) for d in derived}
+    return any(
+        o.block is c.block and start <= o.index < c.index and id(o) not in others and o.kind != "entry"
+        for o in ctx.claims
+    )
+
+
+#: a derived value labelled so right after it: "11,229 per GPU (derived)", "11,229, a derived value"
+DERIVED_AFTER = re.compile(
+    r"(?:\s*(?:[A-Za-z/-]+\s+){0,5}?)?[\s,(—–-]*(?:a\s+|an\s+|the\s+)?(?:derived|computed|calculated)\b", re.I
+)
 
 
 SOURCE_NOUN = r"\s+(?:MLPerf®?\s+)?(?:(?:Inference\s+)?v?\d\.\d\s+)?(?:(?:Closed|Open)\s+)?(?:Datacenter\s+)?(?:(?:Server|Offline|Interactive)\s+)?(?:results?\s+(?:sheet|file|repository|page|table)|entr|submission|row|data|system result|statement|results? of)"
