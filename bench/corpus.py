@@ -43,6 +43,8 @@ def figures(score: Score, seconds: float) -> dict[str, object]:
             "articles": len(outs),
             "as_intended": sum(o.ok for o in outs),
             "false_findings": sum(len(o.extra) for o in outs),
+            # a false error stops a publication; a false warning only stops --strict
+            "false_errors": sum(f.severity == "error" for o in outs for f in o.extra),
         }
     return {
         "articles": len(score.outcomes),
@@ -86,6 +88,7 @@ def main() -> None:
     for kind, k in out["kinds"].items():  # type: ignore[attr-defined]
         print(
             f"  {kind}: {k['as_intended']}/{k['articles']} as intended, {k['false_findings']} false findings"
+            f" ({k['false_errors']} errors)"
         )
     print(f"recall: {out['recall']:.3f} ({out['expected']} intended findings)")
     print(f"precision: {out['precision']:.3f} ({out['reported']} findings reported)")

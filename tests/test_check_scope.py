@@ -259,3 +259,57 @@ def test_per_gpu_after_a_clause_about_the_system_total_is_a_per_gpu_value(
         f"per GPU it comes to 11,229 tokens per second.[^1]\n\n{OFFLINE_NOTE}"
     )
     assert findings(tmp_path, body, official, manifest, "MLP031") == []
+
+
+SCALING = (
+    '{% set big = per_gpu("6.1-0073", "deepseek-r1", "Offline") %}'
+    '{% set small = per_gpu("6.1-0074", "deepseek-r1", "Offline") %}'
+)
+
+
+def test_a_difference_stated_earlier_in_the_section_is_disclosed(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    body = (
+        "## From rack to cluster\n\n"
+        + SCALING
+        + "Both systems are Available systems in the MLPerf® Inference "
+        "v6.1 Closed Datacenter division, run in the Offline scenario on DeepSeek-R1.\n\n"
+        "The cluster has two hundred eighty-eight GPUs; the rack it is set against has 72.\n\n"
+        "Both ran the same inference server.\n\n"
+        "Per GPU, that is a scaling efficiency of {{ scaling_efficiency(big, small) }}.\n\n{{ footnotes() }}\n"
+    )
+    assert findings(tmp_path, body, official, manifest, "MLP007") == []
+    # in the section before, the counts are not what a reader of this section has just read
+    moved = body.replace("Both ran the same", "## Per GPU\n\nBoth ran the same")
+    assert findings(tmp_path, moved, official, manifest, "MLP007") == [
+        "16:42 99.5% compares 288-GPU with 72-GPU results, and its sentence does not say so "
+        "(a scaling efficiency names the difference in kind, not the chip counts)"
+    ]
+
+
+def test_a_scaling_efficiency_without_its_chip_counts_is_only_a_warning(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    body = (
+        SCALING + "Both systems are Available systems in the MLPerf® Inference v6.1 Closed Datacenter "
+        "division, run in the Offline scenario on DeepSeek-R1.\n\n"
+        "From the smaller system to the larger, per-GPU throughput held at a scaling efficiency of "
+        "{{ scaling_efficiency(big, small) }}. The ratio of the two per-GPU values is {{ ratio(big, small) }}.\n\n"
+        "{{ footnotes() }}\n"
+    )
+    path = article(tmp_path, body, FRONT)
+    found = [(f.col, f.severity) for f in check(path, official, manifest) if f.rule == "MLP007"]
+    assert found == [(91, "warning"), (168, "error")]
+
+
+@pytest.mark.parametrize(
+    ("text", "counts"),
+    [
+        ("two hundred eighty-eight GPUs", {288}),
+        ("five hundred and twelve accelerators", {512}),
+        ("one thousand and twenty-four GPUs", {1024}),
+    ],
+)
+def test_chip_counts_in_words_past_ninety_nine(text: str, counts: set[int]) -> None:
+    assert chip_counts(text, strict=True) == counts

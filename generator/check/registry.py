@@ -25,6 +25,9 @@ class Issue:
     line: int | None = None
     col: int = 1
     help: str = ""
+    #: the evidence is incomplete (the checker cannot decide): reported at most as a warning,
+    #: which ``--strict`` still fails on
+    undecided: bool = False
 
 
 Check = Callable[["Context"], Iterable[Issue]]

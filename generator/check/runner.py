@@ -150,7 +150,10 @@ class Checker:
             line, col = ctx.doc.position(issue.offset)
         else:
             line, col = 1, 1
-        return Finding(ctx.path, line, col, code, self.config.severity(code), issue.message, issue.help)
+        severity = self.config.severity(code)
+        if issue.undecided and severity == "error":
+            severity = "warning"
+        return Finding(ctx.path, line, col, code, severity, issue.message, issue.help)
 
     def check(self, rendered: Rendered) -> list[Finding]:
         """Every rule's findings on *rendered*, within a budget of CPU time: an article that would

@@ -19,6 +19,13 @@ it inherits, nearest first:
 Each part records where it came from, so that a finding that depends on the scope can say so
 ("scenario: from the heading on line 12"). The rules share this one model
 (``generator/check/scope.py``) instead of repeating word lists per rule.
+
+A difference between compared rows counts as disclosed when a reader sees it with the numbers:
+in the scope above, or anywhere earlier in the same section. A headline's scope is completed by
+its description, or by the lead paragraph when that restates the claim over a set ("Among the
+eight-GPU Available systems ..."). An error needs complete evidence; where the checker cannot
+decide (a scaling efficiency says that the sizes differ but not which), it reports a warning
+with its evidence, which ``--strict`` still fails on.
 """
 
 from __future__ import annotations
@@ -123,15 +130,28 @@ def line(ctx: Context, b: Block) -> int:
 
 def surroundings(ctx: Context, b: Block) -> list[Block]:
     """The blocks a reader sees with *b* and reads it by: its table's header and caption or its
-    list's lead paragraph, the paragraph before it, its section's lead paragraph and headings."""
+    list's lead paragraph, the paragraph before it, its section's lead paragraph and headings,
+    then the rest of its section up to it (what a reader of the section has just read)."""
     out: list[Block] = []
     if b.table >= 0:
         out += [x for x in ctx.doc.cells(b.table) if x.row == 0] + ctx.doc.beside(b.table)
     before = previous(ctx, b)
     lead, headings = _section(ctx, b)
     out += [x for x in (before, lead) if x is not None] + headings
+    out += _read_before(ctx, b)
     unique = list({id(x): x for x in out}.values())
     return [x for x in unique if x is not b and not x.generated]
+
+
+def _read_before(ctx: Context, b: Block) -> list[Block]:
+    """The author's paragraphs and list items of *b*'s section before it, nearest first."""
+    out: list[Block] = []
+    for x in reversed(ctx.doc.blocks[: ctx.doc.index(b)]):
+        if x.kind == "heading":
+            break
+        if x.kind != "footnote" and id(x) not in ctx.note_blocks and (x.table < 0 or x.table == b.table):
+            out.append(x)
+    return out
 
 
 def _container(ctx: Context, b: Block) -> list[tuple[str, Mentions]]:

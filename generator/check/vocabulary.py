@@ -22,17 +22,29 @@ _UNITS = [
 _TENS = ["twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]
 WORD_NUMBERS = {**{w: i for i, w in enumerate(_UNITS, 1)}, **{t: 20 + 10 * i for i, t in enumerate(_TENS)}}
 WORD_NUMBERS.update(single=1, dual=2)
-#: a number written in words, one to ninety-nine ("seventy-two", "seventy two"), "single", "dual":
-#: tens first, so "seventy-two" is read whole, never as "two"
-NUMBER_WORD = (
+_BELOW_100 = (
     rf"(?:(?:{'|'.join(_TENS)})(?:[- ](?:{'|'.join(_UNITS[:9])})\b)?|"
-    rf"{'|'.join(sorted(_UNITS, key=len, reverse=True))}|single|dual)"
+    rf"{'|'.join(sorted(_UNITS, key=len, reverse=True))})"
 )
+_HUNDREDS = rf"(?:(?:{'|'.join(_UNITS[:9])}|a) hundred(?:(?: and)? {_BELOW_100})?)"
+#: a number written in words up to the thousands ("seventy-two", "seventy two", "two hundred
+#: eighty-eight", "one thousand and twenty-four"), "single", "dual": the longest form first, so
+#: "seventy-two" is read whole, never as "two", and "two hundred eighty-eight" never as "eighty-eight"
+NUMBER_WORD = rf"(?:{_BELOW_100} thousand(?:(?: and)? (?:{_HUNDREDS}|{_BELOW_100}))?|{_HUNDREDS}|{_BELOW_100}|single|dual)"
 
 
 def word_number(text: str) -> int:
-    """``"seventy-two"`` -> 72, ``"eight"`` -> 8 (a :data:`NUMBER_WORD`)."""
-    return sum(WORD_NUMBERS[p] for p in re.split(r"[- ]", text.strip().lower()))
+    """``"seventy-two"`` -> 72, ``"eight"`` -> 8, ``"two hundred eighty-eight"`` -> 288 (a
+    :data:`NUMBER_WORD`)."""
+    total = current = 0
+    for part in re.split(r"[- ]+", text.strip().lower()):
+        if part == "hundred":
+            current = max(current, 1) * 100
+        elif part == "thousand":
+            total, current = total + current * 1000, 0
+        elif part != "and":
+            current += 1 if part == "a" else WORD_NUMBERS[part]
+    return total + current
 
 
 def count_of(text: str) -> int:
@@ -335,6 +347,8 @@ def _chip_counts(text: str) -> tuple[set[int], set[int]]:
                 if k < last:
                     strict.add(n)
     for m in CHIP_COUNT_LIST.finditer(text):
+        if re.search(r"(?:hundred|thousand)$", m.group(1), re.I):
+            continue  # "five hundred and twelve GPUs": one number, not a list
         counts = {count_of(g) for g in re.split(r"\s*,\s*", m.group(1))} - {0}
         every |= counts
         strict |= counts

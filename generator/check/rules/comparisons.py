@@ -13,7 +13,7 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
 from generator.check.claims import Claim
@@ -296,11 +296,30 @@ def difference_undisclosed(ctx: Context) -> Iterator[Issue]:
         if missing and key not in seen:
             seen.add(key)
             where = "table" if cmp.table else "sentence"
-            yield at_claim(
+            issue = at_claim(
                 cmp.anchor,
                 f"{cmp.anchor.text} compares {' and '.join(d.phrase() for d in missing)}, and its {where} does not say so",
                 "; ".join(d.help() for d in missing),
             )
+            if _scaling_sizes_only(cmp, missing):
+                # a scaling efficiency says by itself that the sizes differ, not which sizes
+                issue = replace(
+                    issue,
+                    message=issue.message
+                    + " (a scaling efficiency names the difference in kind, not the chip counts)",
+                    undecided=True,
+                )
+            yield issue
+
+
+def _scaling_sizes_only(cmp: Comparison, missing: list[Difference]) -> bool:
+    return [d.what for d in missing] == ["chip count"] and (
+        cmp.anchor.kind == "scaling"
+        or SCALING_WORDS.search(cmp.anchor.block.words(cmp.anchor.sentence)) is not None
+    )
+
+
+SCALING_WORDS = re.compile(r"\bscal(?:ing|es|ed)\b", re.I)
 
 
 @rule(
