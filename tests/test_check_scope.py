@@ -313,3 +313,45 @@ def test_a_scaling_efficiency_without_its_chip_counts_is_only_a_warning(
 )
 def test_chip_counts_in_words_past_ninety_nine(text: str, counts: set[int]) -> None:
     assert chip_counts(text, strict=True) == counts
+
+
+HEADLINE_BODY = (
+    "HPE's XD690, an eight-GPU B300 system in the Available category of the Closed Datacenter division, "
+    'delivered {{ result("6.1-0052", "gpt-oss-120b", "Server") }} tokens per second on gpt-oss-120b in '
+    'the Server scenario of MLPerf® Inference v6.1, {{ per_gpu("6.1-0052", "gpt-oss-120b", "Server") }} '
+    "per GPU, a derived value.\n\n{{ footnotes() }}\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("title", "expected"),
+    [
+        ("HPE's XD690 delivers 113,685 tokens per second on gpt-oss-120b", []),
+        ("HPE's XD690: 14,211 tokens per second per GPU, derived, on gpt-oss-120b", []),
+        (
+            "HPE's XD690 delivers 28,422 tokens per second on gpt-oss-120b",
+            [
+                "MLP029 2:30 the title's 28,422 (system result): no v6.1 entry gives this "
+                "(nearest: 6.1-0042 gpt-oss-120b Interactive 28,266 system result)"
+            ],
+        ),
+        (
+            "HPE's XD690 delivers 14,211 tokens per second on gpt-oss-120b",
+            [
+                "MLP031 2:30 the title's 14,211 is the per-GPU value of 6.1-0052 gpt-oss-120b Server, not its "
+                "system result (113,685); neither the title nor the article says it is derived"
+            ],
+        ),
+    ],
+)
+def test_numbers_typed_in_the_title_are_checked_against_the_results(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest, title: str, expected: list[str]
+) -> None:
+    front = f'title: "{title}"\ndate: 2026-10-20\nrounds: ["6.1"]\n'
+    path = article(tmp_path, HEADLINE_BODY, front)
+    found = [
+        f"{f.rule} {f.line}:{f.col} {f.message}"
+        for f in check(path, official, manifest)
+        if f.rule in ("MLP029", "MLP031")
+    ]
+    assert found == expected

@@ -13,6 +13,7 @@ from typing import Any
 from generator.article.render import Rendered
 from generator.article.sourcemap import EXPR
 from generator.check.claims import (
+    NUMBER,
     PER_GPU_LEAD,
     TOTAL_BEFORE,
     Claim,
@@ -23,7 +24,7 @@ from generator.check.claims import (
     unit_of,
 )
 from generator.check.config import CheckConfig
-from generator.check.document import Block, Document, Sentence, parse
+from generator.check.document import Block, Document, Sentence, mask, parse, split_sentences
 from generator.check.matching import Match, Matcher, relation_values
 from generator.check.notes import Note, Notes, find_notes
 from generator.check.scope import previous
@@ -118,6 +119,32 @@ class Context:
         return out
 
     # ------------------------------------------------------------------ claims
+    @cached_property
+    def headline_claims(self) -> list[tuple[Claim, int, int]]:
+        """Numbers typed in the front matter's title and description (a page, a listing and the
+        feed print them; no placeholder can), matched against the results when a matcher is
+        loaded: each with the source line and column it was typed at."""
+        article = self.rendered.article
+        out: list[tuple[Claim, int, int]] = []
+        if self.matcher is None:
+            return out
+        lines = article.path.read_text("utf-8").splitlines() if article.path.exists() else []
+        for key in ("title", "description"):
+            text = str(article.meta.get(key) or "")
+            line = article.meta_lines.get(key, 1)
+            if not text or not 0 < line <= len(lines):
+                continue
+            b = Block(key, text, mask(text), [0], [0], line, sentences=split_sentences(text))
+            start = lines[line - 1].find(text[:20])
+            for m in NUMBER.finditer(b.text):
+                if self._not_a_claim(b, m):
+                    continue
+                c = self._typed(b, m)
+                if c.kind in ("result", "per_gpu", "number") and (c.unit or abs(c.value) >= 1000):
+                    self._match_value(c)
+                    out.append((c, line, start + m.start() + 1 if start >= 0 else 1))
+        return out
+
     @cached_property
     def claims(self) -> list[Claim]:
         out = figure_claims(self.doc)

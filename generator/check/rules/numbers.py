@@ -100,6 +100,47 @@ TOTAL_VERB = re.compile(
 )
 
 
+def _headline_no_entry(ctx: Context) -> Iterator[Issue]:
+    """A result typed in the title or description (no placeholder can print one there) that no
+    entry of the article's rounds or footnotes gives."""
+    for c, line, col in ctx.headline_claims:
+        if c.rows or c.unit not in ("throughput", "per_gpu"):
+            continue
+        what = "per GPU" if c.unit == "per_gpu" else "system result"
+        rounds = ", ".join("v" + r for r in ctx.article_rounds) or "loaded"
+        near = f" (nearest: {c.candidates[0]})" if c.candidates and c.candidates[0] else ""
+        yield Issue(
+            f"the {c.block.kind}'s {c.text} ({what}): no {rounds} entry gives this{near}",
+            line=line,
+            col=col,
+            help="correct the number, or leave it out of the headline",
+        )
+
+
+def _per_gpu_headline(ctx: Context, said: bool) -> Iterator[Issue]:
+    """A per-GPU value typed in the title or description (which a listing or the feed shows
+    alone) as a system's result, or while nothing in the article says per-GPU values are derived
+    and the headline does not either."""
+    article = ctx.rendered.article
+    heads = f"{article.title}\n{article.meta.get('description') or ''}"
+    for c, line, col in ctx.headline_claims:
+        if c.kind != "per_gpu" or len(c.rows) != 1:
+            continue
+        r = c.rows[0]
+        if c.unit == "throughput":
+            what = f"is the per-GPU value of {label(r)}, not its system result ({r.result:,.0f})"
+        elif not said and not LOCAL_DERIVED.search(heads):
+            what = f"is a per-GPU value derived from the system result of {label(r)}"
+        else:
+            continue
+        yield Issue(
+            f"the {c.block.kind}'s {c.text} {what}; neither the {c.block.kind} nor the article says it is derived",
+            line=line,
+            col=col,
+            help=SAY_DERIVED,
+        )
+
+
 def _per_gpu_printed_as_total(ctx: Context) -> Iterator[Issue]:
     """In a template, a ``per_gpu()`` value printed as what a system delivered ("the XD690
     delivered {{ per_gpu(...) }} tokens/s") with nothing that says it is per GPU: not its
@@ -193,6 +234,7 @@ def matches_no_entry(ctx: Context) -> Iterator[Issue]:
     as a system result or per accelerator, within the precision printed; or a ratio or
     percentage between two cited rows that their values do not give. The message names the
     nearest official value, or what the two rows do give."""
+    yield from _headline_no_entry(ctx)
     if ctx.matcher is None or ctx.template:
         return
     for c in ctx.claims:
@@ -274,13 +316,14 @@ def derived_undisclosed(ctx: Context) -> Iterator[Issue]:
     its accelerator count) presented as if it were the system's result: without "per GPU", a
     reader takes a derived value for an official one. (An article that never says per-GPU values
     are derived is MLP006's.)"""
+    # an article that never says derived values are not official is MLP006's, not this rule's
+    said = bool(PER_GPU_DERIVED.search(everything(ctx))) or not states_derived(ctx)
+    yield from _per_gpu_headline(ctx, said)
     if ctx.template:
         yield from _per_gpu_printed_as_total(ctx)
         return
     if ctx.matcher is None:
         return
-    # an article that never says derived values are not official is MLP006's, not this rule's
-    said = bool(PER_GPU_DERIVED.search(everything(ctx))) or not states_derived(ctx)
     told: set[tuple[int, int]] = set()
     for c in ctx.claims:
         if not c.typed or c.kind != "per_gpu" or len(c.rows) != 1 or ctx.quoted(c.block, c.index):
