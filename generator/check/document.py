@@ -42,7 +42,7 @@ _MASKS = [
 ]
 _ESCAPE = re.compile(r"\\(.)")
 _EMPHASIS = re.compile(r"(?<![\w*])[*_]{1,3}|[*_]{1,3}(?![\w*])")
-_LINK = re.compile(r"(!?)\[([^\]\n]*)\]\(([^)\s]*)(?:\s+\"[^\"]*\")?\)")
+_LINK = re.compile(r"(!?)\[([^\[\]\n]*)\]\(([^)\s]*)(?:\s+\"[^\"]*\")?\)")
 _ENTITY = re.compile(r"&(?:#\d+|#x[0-9a-fA-F]+|[A-Za-z]+);")
 _SENTENCE_END = re.compile(r"[.!?][\"”’)\]]*(?=\s+[\"“‘(\[]*[A-Z0-9$]|\s*$)")
 _ABBREV = re.compile(
