@@ -212,6 +212,16 @@ class Document:
             k -= 1
         return self.blocks[k - 1] if k > 0 and self.blocks[k - 1].kind == "paragraph" else None
 
+    def list_after(self, b: Block) -> Block | None:
+        """For a list item, the paragraph right after its list (a "Source:" line, a marker), if any."""
+        if b.kind != "item":
+            return None
+        k = self.index(b)
+        while k + 1 < len(self.blocks) and self.blocks[k + 1].kind == "item":
+            k += 1
+        after = self.blocks[k + 1] if k + 1 < len(self.blocks) else None
+        return after if after is not None and after.kind == "paragraph" else None
+
     def position(self, offset: int) -> tuple[int, int]:
         line, col = self.rendered.position(offset)
         if line == 0:  # generated text: point at the line of the rendered Markdown
