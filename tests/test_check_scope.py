@@ -374,7 +374,9 @@ def test_clause_numbers_issue_numbers_label_counts_and_the_ideal_are_not_typed_n
     ]
 
 
-def test_a_constant_in_watts_is_no_copied_result(tmp_path: Path, official: ResultsTable, manifest: Manifest) -> None:
+def test_a_constant_in_watts_is_no_copied_result(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
     body = (
         'Each GPU is configured to {{ constant(1100, "the power limit in the system notes") }} W here; it gave '
         '{{ per_gpu("6.1-0052", "gpt-oss-120b", "Server") }} tokens/s per GPU.{{ cite() }}\n\n{{ footnotes() }}\n'
@@ -382,7 +384,9 @@ def test_a_constant_in_watts_is_no_copied_result(tmp_path: Path, official: Resul
     assert findings(tmp_path, body, official, manifest, "MLP019") == []
 
 
-def test_a_marker_after_a_table_or_list_marks_it(tmp_path: Path, official: ResultsTable, manifest: Manifest) -> None:
+def test_a_marker_after_a_table_or_list_marks_it(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
     body = (
         "The per-GPU values:\n\n"
         '- HPE: {{ per_gpu("6.1-0052", "gpt-oss-120b", "Server") }}\n'
