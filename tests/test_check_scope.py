@@ -396,3 +396,19 @@ def test_a_marker_after_a_table_or_list_marks_it(
         "The table's values are derived.{{ cite() }}\n\n{{ footnotes() }}\n"
     )
     assert findings(tmp_path, body, official, manifest, "MLP002") == []
+
+
+def test_the_mark_before_a_common_noun_is_a_warning_and_as_a_noun_an_error(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    body = (
+        "In MLPerf® Inference v6.1 the MLPerf® results favour one system. It did well in MLPerf®.\n\n"
+        + LEGEND
+        + "\n"
+    )
+    path = article(tmp_path, body, FRONT)
+    found = [(f.severity, f.col, f.message) for f in check(path, official, manifest) if f.rule == "MLP014"]
+    assert found == [
+        ("warning", 31, '"MLPerf®" is followed by "results", not a benchmark name'),
+        ("error", 81, '"MLPerf®" is followed by "(nothing)", not a benchmark name'),
+    ]
