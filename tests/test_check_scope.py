@@ -412,3 +412,35 @@ def test_the_mark_before_a_common_noun_is_a_warning_and_as_a_noun_an_error(
         ("warning", 31, '"MLPerf®" is followed by "results", not a benchmark name'),
         ("error", 81, '"MLPerf®" is followed by "(nothing)", not a benchmark name'),
     ]
+
+
+def test_power_wording_that_denies_a_proxy_or_states_a_limit_or_a_version_is_no_power_claim(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    body = (
+        "# Why we print no tokens-per-watt for MLPerf® Inference v6.1\n\n"
+        "So every per-watt figure you may have seen for a v6.1 system rests on something else.\n\n"
+        "| Setting | HPE |\n|---|--:|\n| GPU power limit stated in the notes | 1,200 W |\n\n"
+        'HPE reached {{ per_gpu("6.1-0052", "gpt-oss-120b", "Server") }} tokens/s per GPU; no TDP '
+        "enters any figure here.{{ cite() }}\n\n"
+        'At a 1,100 W TGP it gives {{ per_gpu("6.1-0052", "gpt-oss-120b", "Offline") }} tokens/s per GPU.{{ cite() }}\n\n'
+        "{{ footnotes() }}\n"
+    )
+    assert findings(tmp_path, body, official, manifest, "MLP011") == [
+        '16:6 power claim ("1,100 W") based on TGP, which is not an MLPerf® power measurement'
+    ]
+
+
+def test_a_note_on_method_about_entries_a_complete_note_cites_needs_only_the_legend(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    body = (
+        "HPE's XD690 gave 113,685 tokens/s on gpt-oss-120b Server in MLPerf® Inference v6.1.[^1][^2]\n\n"
+        + NOTE.format(ids="6.1-0052")
+        + "[^2]: Per-GPU values divide the result of entry 6.1-0052 by its eight GPUs.\n"
+        + "[^3]: Per-GPU values divide the result of entry 6.1-0003 by its eight GPUs.\n"
+    )
+    path = article(tmp_path, body, FRONT)
+    found = [f.message for f in check(path, official, manifest) if f.rule == "MLP003"]
+    assert "footnote 2 does not name the benchmark and scenario" not in found
+    assert "footnote 3 does not name the benchmark and scenario" in found
