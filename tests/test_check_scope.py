@@ -444,3 +444,28 @@ def test_a_note_on_method_about_entries_a_complete_note_cites_needs_only_the_leg
     found = [f.message for f in check(path, official, manifest) if f.rule == "MLP003"]
     assert "footnote 2 does not name the benchmark and scenario" not in found
     assert "footnote 3 does not name the benchmark and scenario" in found
+
+
+def test_a_column_of_tokens_per_watt_is_no_column_of_results(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    body = (
+        "| Scenario | Official result | Tokens/s per watt (derived) |\n|---|--:|--:|\n"
+        "| Offline | 102,909 tokens/s | 9.89 |\n\n"
+        "Entry 5.1-0061, MLPerf® Inference v5.1.[^1]\n\n" + NOTE.format(ids="5.1-0061")
+    )
+    assert findings(tmp_path, body, official, manifest, "MLP029") == []
+
+
+def test_naming_the_results_a_derived_value_comes_from_is_not_calling_it_official(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    source = (
+        'The best per-GPU gpt-oss-120b Server value in the MLPerf® Inference v6.1 Closed results is HPE\'s {{ per_gpu("6.1-0052", '
+        '"gpt-oss-120b", "Server") }} tokens/s among eight-GPU Available systems.{{ cite() }}\n\n{{ footnotes() }}\n'
+    )
+    framed = source.replace(
+        "value in the MLPerf® Inference v6.1 Closed results is", "MLPerf® Inference v6.1 result is"
+    )
+    assert findings(tmp_path, source, official, manifest, "MLP027") == []
+    assert len(findings(tmp_path, framed, official, manifest, "MLP027")) == 1
