@@ -469,3 +469,20 @@ def test_naming_the_results_a_derived_value_comes_from_is_not_calling_it_officia
     )
     assert findings(tmp_path, source, official, manifest, "MLP027") == []
     assert len(findings(tmp_path, framed, official, manifest, "MLP027")) == 1
+
+
+def test_the_mark_in_text_a_placeholder_printed_from_the_results_is_the_submitter_s(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    body = (
+        'The stack of entry 6.1-0021 in MLPerf® Inference v6.1: {{ software("6.1-0021", "deepseek-r1", "Offline") }}.'
+        "{{ cite() }}\n\n{{ footnotes() }}\n"
+    )
+    path = article(tmp_path, body, FRONT)
+    assert [
+        f.message for f in check(path, official, manifest) if f.rule in ("MLP012", "MLP013", "MLP014")
+    ] == []
+    typed = article(tmp_path, "We ran the mlperf harness on it.\n\n{{ compliance() }}\n", FRONT)
+    assert [f.message for f in check(typed, official, manifest) if f.rule == "MLP013"] == [
+        'altered mark "mlperf"'
+    ]

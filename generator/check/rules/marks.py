@@ -11,6 +11,7 @@ import re
 from collections.abc import Iterator
 
 from generator.check.context import Context
+from generator.check.document import Block
 from generator.check.registry import Issue, rule
 from generator.check.rules.common import at, at_meta, has_legend, in_verbatim
 
@@ -41,6 +42,12 @@ def _issue(ctx: Context, where: object, index: int, message: str, help: str) -> 
     if isinstance(where, str):  # a front-matter key: its line, and the column inside the value
         return at_meta(ctx, where, index, message, help)
     return at(where, index, message, help)  # type: ignore[arg-type]
+
+
+def _from_data(ctx: Context, where: object, index: int) -> bool:
+    """Text a placeholder printed from the results (a software stack "mlperf-inference 6.1"): the
+    submitter's words, not the article's use of the mark."""
+    return isinstance(where, Block) and ctx.printed(where, index)
 
 
 def _printed_title(ctx: Context, block: object) -> bool:
@@ -84,7 +91,7 @@ def mark_without_sign(ctx: Context) -> Iterator[Issue]:
             after = text[m.end() : m.end() + 2]
             if after.startswith("®") or re.match(r"s\b|['’]", after) or text[m.end() : m.end() + 1] == "-":
                 continue  # altered forms are MLP013's
-            if in_verbatim(text, m.start()):
+            if in_verbatim(text, m.start()) or _from_data(ctx, where, m.start()):
                 continue
             yield _issue(ctx, where, m.start(), '"MLPerf" without the ® sign', 'write "MLPerf®"')
 
@@ -109,7 +116,7 @@ def mark_altered(ctx: Context) -> Iterator[Issue]:
         if _printed_title(ctx, where):
             continue
         for m in ALTERED.finditer(text):
-            if in_verbatim(text, m.start()):
+            if in_verbatim(text, m.start()) or _from_data(ctx, where, m.start()):
                 continue
             yield _issue(
                 ctx,
@@ -146,7 +153,11 @@ def mark_without_benchmark(ctx: Context) -> Iterator[Issue]:
             continue
         for m in re.finditer(r"MLPerf®", text):
             rest = text[m.end() :].lstrip()
-            if in_verbatim(text, m.start()) or rest.startswith(("'", "’", "s ")):
+            if (
+                in_verbatim(text, m.start())
+                or _from_data(ctx, where, m.start())
+                or rest.startswith(("'", "’", "s "))
+            ):
                 continue
             if re.match(r"v?\d", rest) or any(rest.startswith(w) for w in allowed if w != "v"):
                 continue
