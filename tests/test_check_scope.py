@@ -467,7 +467,12 @@ def test_naming_the_results_a_derived_value_comes_from_is_not_calling_it_officia
     framed = source.replace(
         "value in the MLPerf® Inference v6.1 Closed results is", "MLPerf® Inference v6.1 result is"
     )
+    analysis = source.replace(
+        "value in the MLPerf® Inference v6.1 Closed results",
+        "value, by an analysis of the official MLPerf® Inference v6.1 Closed results,",
+    )
     assert findings(tmp_path, source, official, manifest, "MLP027") == []
+    assert findings(tmp_path, analysis, official, manifest, "MLP027") == []
     assert len(findings(tmp_path, framed, official, manifest, "MLP027")) == 1
 
 
@@ -486,3 +491,14 @@ def test_the_mark_in_text_a_placeholder_printed_from_the_results_is_the_submitte
     assert [f.message for f in check(typed, official, manifest) if f.rule == "MLP013"] == [
         'altered mark "mlperf"'
     ]
+
+
+def test_per_gpu_leading_a_sentence_qualifies_its_number_past_a_round_name(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    body = (
+        "Per GPU, HPE's v6.1 gpt-oss-120b Server result works out to 14,211 tokens/s, a derived figure "
+        "(the official result of entry 6.1-0052 divided by eight), not an official MLPerf® metric. "
+        "Result not verified by MLCommons Association.[^1]\n\n" + NOTE.format(ids="6.1-0052")
+    )
+    assert findings(tmp_path, body, official, manifest, "MLP031") == []

@@ -57,19 +57,24 @@ OFFICIAL_FRAME = re.compile(
 #: "in the MLPerf® Inference Closed Datacenter results": where the values come from, not what
 #: the derived value is called
 SOURCE_BEFORE = re.compile(
-    r"\b(?:in|from|across|among|of|on|within|using)\s+(?:the\s+|its\s+|their\s+)?$", re.I
+    r"\b(?:in|from|across|among|of|on|within|using)\s+(?:the\s+|its\s+|their\s+)?(?:official\s+)?$", re.I
 )
 
 
 def _framed_official(text: str) -> bool:
     """The sentence calls a value an official record, score or MLPerf® result (naming the
     results a value was taken from is not that)."""
-    return any(
-        not (
-            m.group(0).startswith("MLPerf") and SOURCE_BEFORE.search(text[max(0, m.start() - 16) : m.start()])
-        )
-        for m in OFFICIAL_FRAME.finditer(text)
+    return any(not _source(text, m) for m in OFFICIAL_FRAME.finditer(text))
+
+
+def _source(text: str, m: re.Match[str]) -> bool:
+    """ "(an analysis) of the official MLPerf® Inference results", "in the MLPerf® results": the
+    results named as a source."""
+    word = m.group(0)
+    named = word.startswith("MLPerf") or (
+        word.lower() == "official" and re.match(r"\s+MLPerf", text[m.end() :]) is not None
     )
+    return named and SOURCE_BEFORE.search(text[max(0, m.start() - 16) : m.start()]) is not None
 
 
 DERIVED_SAID = re.compile(
