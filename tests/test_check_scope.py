@@ -502,3 +502,18 @@ def test_per_gpu_leading_a_sentence_qualifies_its_number_past_a_round_name(
         "Result not verified by MLCommons Association.[^1]\n\n" + NOTE.format(ids="6.1-0052")
     )
     assert findings(tmp_path, body, official, manifest, "MLP031") == []
+
+
+def test_a_row_labelled_official_over_a_per_gpu_value_is_mlp023(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    body = (
+        "| Item | HPE XD690 |\n|---|--:|\n"
+        '| **Official system result** | {{ result("6.1-0052", "gpt-oss-120b", "Server") }} tokens/s |\n'
+        '| **Official per-GPU score** | {{ per_gpu("6.1-0052", "gpt-oss-120b", "Server") }} tokens/s |\n'
+        '| **Per GPU (derived)** | {{ per_gpu("6.1-0052", "gpt-oss-120b", "Offline") }} tokens/s |\n\n'
+        "*gpt-oss-120b, Closed Datacenter, eight GPUs.*{{ cite() }}\n\n{{ footnotes() }}\n"
+    )
+    assert findings(tmp_path, body, official, manifest, "MLP023") == [
+        '9:5 the row labelled "Official per-GPU score" holds 14,211 and other derived values, not official results'
+    ]

@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from generator.article.footnotes import INTERACTIVE_SINCE
 from generator.check.claims import THROUGHPUT_UNIT, Claim
 from generator.check.context import COMPARE_CUE, Context
+from generator.check.document import Block
 from generator.check.registry import Issue, rule
 from generator.check.rules.common import (
     NOT_VERIFIED_RE,
@@ -228,25 +229,32 @@ SOURCE_NOUN = r"\s+(?:MLPerf®?\s+)?(?:(?:Inference\s+)?v?\d\.\d\s+)?(?:(?:Close
 
 def _official_columns(ctx: Context, derived: list[Claim]) -> Iterator[Issue]:
     """A table column headed as official ("Official MLPerf® Inference v6.1 score", "Verified
-    result") over derived values (per GPU, ratios): reported once, at the header."""
-    columns: dict[tuple[int, int], Claim] = {}
+    result"), or a row labelled so in its first cell ("**Official per-GPU score** | 14,211"),
+    over derived values (per GPU, ratios): reported once, at the label."""
+    labels: dict[int, tuple[Block, Claim]] = {}
     for c in derived:
-        if c.block.table >= 0 and c.block.row > 0:
-            columns.setdefault((c.block.table, c.block.col), c)
-    for (table, col), c in columns.items():
-        header = next((x for x in ctx.doc.cells(table) if x.row == 0 and x.col == col), None)
-        m = OFFICIAL.search(header.text) if header is not None else None
-        if header is None or m is None or ctx.printed(header, m.start()):
+        b = c.block
+        if b.table < 0 or b.row == 0:
             continue
-        if NEGATED.search(header.text[: m.start()]) or re.search(
-            r"\bderived\b|\bper[- ]?(?:GPU|accelerator)", header.text, re.I
+        cells = ctx.doc.cells(b.table)
+        for label in (
+            next((x for x in cells if x.row == 0 and x.col == b.col), None),
+            next((x for x in cells if x.row == b.row and x.col == 0), None) if b.col > 0 else None,
         ):
+            if label is not None:
+                labels.setdefault(id(label), (label, c))
+    for label, c in labels.values():
+        m = OFFICIAL.search(label.text)
+        if m is None or ctx.printed(label, m.start()) or NEGATED.search(label.text[: m.start()]):
             continue
+        if re.search(r"\bderived\b|\bdivided\b|÷|\bcomputed\b|\bcalculated\b|\bour\b", label.text, re.I):
+            continue
+        what = "column headed" if label.row == 0 else "row labelled"
         yield at(
-            header,
+            label,
             m.start(),
-            f'the column headed "{header.text.strip()}" holds {c.text} and other derived values, not official results',
-            'head the column as what it holds, e.g. "Per-GPU value (derived)"',
+            f'the {what} "{label.text.strip()}" holds {c.text} and other derived values, not official results',
+            'label it as what it holds, e.g. "Per-GPU value (derived)"',
         )
 
 
