@@ -237,23 +237,23 @@ def _official_columns(ctx: Context, derived: list[Claim]) -> Iterator[Issue]:
         if b.table < 0 or b.row == 0:
             continue
         cells = ctx.doc.cells(b.table)
-        for label in (
+        for head in (
             next((x for x in cells if x.row == 0 and x.col == b.col), None),
             next((x for x in cells if x.row == b.row and x.col == 0), None) if b.col > 0 else None,
         ):
-            if label is not None:
-                labels.setdefault(id(label), (label, c))
-    for label, c in labels.values():
-        m = OFFICIAL.search(label.text)
-        if m is None or ctx.printed(label, m.start()) or NEGATED.search(label.text[: m.start()]):
+            if head is not None:
+                labels.setdefault(id(head), (head, c))
+    for head, c in labels.values():
+        m = OFFICIAL.search(head.text)
+        if m is None or ctx.printed(head, m.start()) or NEGATED.search(head.text[: m.start()]):
             continue
-        if re.search(r"\bderived\b|\bdivided\b|÷|\bcomputed\b|\bcalculated\b|\bour\b", label.text, re.I):
+        if re.search(r"\bderived\b|\bdivided\b|÷|\bcomputed\b|\bcalculated\b|\bour\b", head.text, re.I):
             continue
-        what = "column headed" if label.row == 0 else "row labelled"
+        what = "column headed" if head.row == 0 else "row labelled"
         yield at(
-            label,
+            head,
             m.start(),
-            f'the {what} "{label.text.strip()}" holds {c.text} and other derived values, not official results',
+            f'the {what} "{head.text.strip()}" holds {c.text} and other derived values, not official results',
             'label it as what it holds, e.g. "Per-GPU value (derived)"',
         )
 
