@@ -517,3 +517,17 @@ def test_a_row_labelled_official_over_a_per_gpu_value_is_mlp023(
     assert findings(tmp_path, body, official, manifest, "MLP023") == [
         '9:5 the row labelled "Official per-GPU score" holds 14,211 and other derived values, not official results'
     ]
+
+
+def test_an_entry_id_typed_beside_a_placeholder_value_of_another_entry_is_mlp021(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    body = (
+        '{%- set hpe = per_gpu("6.1-0052", "gpt-oss-120b", "Server") -%}\n'
+        "HPE's XD690 with eight B300 GPUs (entry 6.1-0025) delivers {{ hpe }} tokens/s per GPU on gpt-oss-120b "
+        "Server.{{ cite() }}\n\nHPE's XD690 (entry 6.1-0052) delivers {{ hpe }} tokens/s per GPU.{{ cite() }}\n\n"
+        "{{ footnotes() }}\n"
+    )
+    assert findings(tmp_path, body, official, manifest, "MLP021") == [
+        "7:41 entry 6.1-0025 does not give 14,211, printed beside it: 14,211 is the gpt-oss-120b Server result of 6.1-0052"
+    ]

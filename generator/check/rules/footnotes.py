@@ -361,11 +361,11 @@ def _values_of_other_entries(ctx: Context, done: set[tuple[int, int]]) -> Iterat
     row does (IDs swapped between two systems, or mistyped as another existing entry)."""
     assert ctx.matcher is not None
     for c in ctx.claims:
-        known = [e for e in c.misattributed if e in ctx.matcher.by_id]
+        known = [e for e in c.misattributed if e in ctx.matcher.by_id] or _typed_beside_figure(ctx, c)
         if not known or not c.rows or id(c.block) in ctx.note_blocks:
             continue
         s = c.sentence
-        values = [x.index for x in ctx.claims_in(c.block, s) if x.typed_value]
+        values = [x.index for x in ctx.claims_in(c.block, s) if x.typed_value or _one_row_figure(x)]
         for e in known:
             # the ID printed beside this value: no other value of the sentence is nearer to it
             spots = [
@@ -387,6 +387,25 @@ def _values_of_other_entries(ctx: Context, done: set[tuple[int, int]]) -> Iterat
                 f"entry {e} does not give {c.text}, printed beside it: {c.text} is the {r.benchmark} {r.scenario} result of {r.result_id}",
                 "cite each value's own entry",
             )
+
+
+def _one_row_figure(c: Claim) -> bool:
+    """A placeholder's result or per-GPU value of one entry."""
+    return not c.typed and c.kind in ("result", "per_gpu") and len(c.entries) == 1
+
+
+def _typed_beside_figure(ctx: Context, c: Claim) -> list[str]:
+    """For a placeholder's value of one entry, the other existing entries its sentence types
+    ("HPE's XD690 (entry 6.1-0025) delivers {{ hpe }}", where hpe is 6.1-0052's value)."""
+    if not _one_row_figure(c) or ctx.matcher is None:
+        return []
+    s = c.sentence
+    typed = {
+        m.group(0)
+        for m in ENTRY.finditer(c.block.text, s.start, s.end)
+        if not ctx.printed(c.block, m.start())
+    }
+    return sorted(e for e in typed - c.entries if e in ctx.matcher.by_id)
 
 
 def entry_context(ctx: Context, b: Block, index: int) -> tuple[set[str], set[str]]:
