@@ -531,3 +531,15 @@ def test_an_entry_id_typed_beside_a_placeholder_value_of_another_entry_is_mlp021
     assert findings(tmp_path, body, official, manifest, "MLP021") == [
         "7:41 entry 6.1-0025 does not give 14,211, printed beside it: 14,211 is the gpt-oss-120b Server result of 6.1-0052"
     ]
+
+
+def test_a_composite_called_official_is_mlp023(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    body = (
+        "Across gpt-oss-120b and llama2-70b-99 in MLPerf® Inference v6.1, the official composite score for "
+        "B300 over B200 is 1.19.\n\n{{ compliance() }}\n"
+    )
+    assert findings(tmp_path, body, official, manifest, "MLP023") == [
+        '6:70 "official" is applied to 1.19, a value that is derived, not an official result'
+    ]

@@ -56,9 +56,17 @@ def derived_claims(ctx: Context) -> list[Claim]:
             and (c.rows or _results_context(ctx, c))
             or c.kind == "money"  # a cost per token is computed; a price per GPU-hour is an input
             and COST_CONTEXT.search(c.block.text[c.index + len(c.text) : c.index + len(c.text) + 40])
+            or c.kind != "entry"
+            and COMPOSITE.search(c.block.text[max(c.sentence.start, c.index - 60) : c.index])
         ):
             out.append(c)
     return out
+
+
+#: a value that combines results: "the composite score ... is 1.19", "a geometric mean of 1.12"
+COMPOSITE = re.compile(
+    r"\b(?:composite|geometric mean|geomean|harmonic mean|weighted (?:average|mean|score))\b", re.I
+)
 
 
 def _results_context(ctx: Context, c: Claim) -> bool:
