@@ -543,3 +543,17 @@ def test_a_composite_called_official_is_mlp023(
     assert findings(tmp_path, body, official, manifest, "MLP023") == [
         '6:70 "official" is applied to 1.19, a value that is derived, not an official result'
     ]
+
+
+def test_an_own_run_in_a_section_about_an_mlperf_entry_needs_unverified(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    body = (
+        "In MLPerf® Inference v6.1 our XD690 gave 113,685 tokens per second on gpt-oss-120b Server (entry 6.1-0052).[^1]\n\n"
+        "Since then our engineers kept tuning. With the same benchmark and scenario it now reaches 120,400 "
+        "tokens per second in our lab.\n\n" + NOTE.format(ids="6.1-0052")
+    )
+    assert findings(tmp_path, body, official, manifest, "MLP033") == [
+        "8:91 120,400 is a score of the author's own run, which MLCommons has not reviewed, and its sentence "
+        "does not call it unverified"
+    ]

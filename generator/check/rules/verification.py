@@ -25,6 +25,7 @@ from generator.check.rules.common import (
     states_derived,
     states_not_verified,
 )
+from generator.check.scope import surroundings
 from generator.data.results import version_key
 from generator.data.row import Row
 
@@ -370,6 +371,12 @@ def _a_score(c: Claim) -> bool:
     return c.kind == "constant" and bool(THROUGHPUT_UNIT.match(after))
 
 
+def _about_mlperf(ctx: Context, b: Block) -> bool:
+    """The paragraph, or what a reader of its section has read up to it, is about MLPerf® results
+    ("with the same benchmark and scenario" after a paragraph on the entry)."""
+    return any(ctx.mentions(x).benchmarks or "MLPerf" in x.text for x in [b, *surroundings(ctx, b)])
+
+
 @rule(
     "MLP033",
     "unverified-term-missing",
@@ -399,7 +406,7 @@ def unverified_term_missing(ctx: Context) -> Iterator[Issue]:
             or re.search(r"\bunverified\b", text, re.I)
         ):
             continue
-        if ctx.mentions(c.block).benchmarks or "MLPerf" in c.block.text:  # its paragraph is about MLPerf®
+        if _about_mlperf(ctx, c.block):
             yield at_claim(
                 c,
                 f"{c.text} is a score of the author's own run, which MLCommons has not reviewed, and its "
