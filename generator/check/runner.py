@@ -14,7 +14,7 @@ import traceback
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from generator.article.frontmatter import load_article
 from generator.article.pool import Cache, render_articles
@@ -27,8 +27,11 @@ from generator.check.matching import Matcher
 from generator.check.registry import RULES, Issue, declare
 from generator.check.vocabulary import Mentions, Vocabulary
 from generator.data.manifest import Manifest
-from generator.data.table import ResultsTable
+from generator.data.rowtable import RowTable
 from generator.errors import GpuInsightsError
+
+if TYPE_CHECKING:
+    from generator.data.table import ResultsTable
 
 SUPPRESS = re.compile(
     r"<!--\s*gpu-insights:\s*allow\s+([A-Z]{3}\d{3}(?:\s*,\s*[A-Z]{3}\d{3})*)\s*(\"[^\"]*\"|'[^']*')?\s*-->"
@@ -126,13 +129,20 @@ class Checker:
     """Checks rendered articles against the guidelines, with the data they cite."""
 
     def __init__(
-        self, manifest: Manifest, config: CheckConfig, table: ResultsTable, *, sample: bool = False
+        self,
+        manifest: Manifest,
+        config: CheckConfig,
+        table: ResultsTable | RowTable,
+        *,
+        sample: bool = False,
     ) -> None:
         self.manifest = manifest
         self.config = config
         self.table = table
-        self.vocab = Vocabulary(manifest, set(table.df["benchmark"]))
-        self.matcher = None if sample else Matcher(table)
+        #: the rows as plain lists: the rules never need pandas (a loaded table's own rows)
+        self.rows = table if isinstance(table, RowTable) else RowTable.of(table)
+        self.vocab = Vocabulary(manifest, self.rows.values("benchmark"))
+        self.matcher = None if sample else Matcher(self.rows)
 
     def prepare(self, rounds: Iterable[str], known: Mapping[str, Mentions] | None = None) -> None:
         """Do now what the first check would otherwise do (the vocabulary's patterns, the rows of
