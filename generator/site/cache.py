@@ -23,7 +23,7 @@ from generator import __version__
 from generator.article.render import Rendered, Renderer
 from generator.check.vocabulary import Mentions
 from generator.signing import read_signed, write_signed
-from generator.site.reuse import hash_file, hash_inputs
+from generator.site.digest import hash_file, hash_inputs
 
 if TYPE_CHECKING:
     from generator.data.table import ResultsTable
