@@ -100,7 +100,10 @@ def _load(project: Project, manifest: Manifest, results: Path | None) -> RowTabl
     """The rows loaded from the official files (the first check on a machine, or after a change)."""
     from generator.site.build import load_table  # imported only on a cache miss: it imports pandas
 
-    table, _ = load_table(project, manifest, results, cache_dir=None, jobs=1)
+    writable = os.access(project.root, os.W_OK)  # the build's table cache, as run_checks reads it
+    table, _ = load_table(
+        project, manifest, results, cache_dir=project.cache_dir / "table" if writable else None
+    )
     return RowTable.of(table)
 
 
