@@ -285,10 +285,15 @@ def check(
     ahead = CompileAhead(files) if files and default_jobs(jobs) > 1 else None
     try:
         project = _check_paths(ctx, paths)
-        # imported only now: --help and --version do not load pandas and the checker
-        from generator.site.build import run_checks
+        # imported only now: --help and --version do not load the checker; hand-written
+        # articles are checked without pandas, the rest with the site builder's run_checks
+        from generator.site.checking import check_handwritten
 
-        findings = run_checks(project, list(paths), results, config=check_config, jobs=jobs, ahead=ahead)
+        findings = check_handwritten(project, list(paths), results, config=check_config)
+        if findings is None:
+            from generator.site.build import run_checks
+
+            findings = run_checks(project, list(paths), results, config=check_config, jobs=jobs, ahead=ahead)
     finally:
         if ahead is not None:
             ahead.close()

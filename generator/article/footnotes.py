@@ -17,8 +17,8 @@ from pathlib import Path
 from generator.article.escape import md
 from generator.article.figures import KIND_NOUNS, Figure
 from generator.data.manifest import Manifest, Round
-from generator.data.results import ROUND_FILES, version_key
 from generator.data.row import Row
+from generator.data.versions import ROUND_FILES, version_key
 
 TRADEMARK = (
     "The MLPerf name and logo are registered and unregistered trademarks of MLCommons "

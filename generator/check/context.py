@@ -366,7 +366,7 @@ class Context:
         before = previous(self, c.block)
         if before is None:
             return []
-        every = set(self.matcher.df["submitter"])
+        every = self.matcher.table.values("submitter")
         named = self.vocab.submitter_words(c.block.words(c.sentence), every)
         sides = [
             x

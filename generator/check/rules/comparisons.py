@@ -23,8 +23,8 @@ from generator.check.registry import Issue, rule
 from generator.check.rules.common import at_claim, cat, claims_in, section_of
 from generator.check.scope import surroundings
 from generator.check.vocabulary import Mentions, family_of, variant_of
-from generator.data.results import version_key
 from generator.data.row import Row
+from generator.data.versions import version_key
 
 NOT_CLOSED = re.compile(
     r"\b(?:not|never|wouldn't|would not|could not|couldn't|cannot|can't)\s+(?:\w+\s+){0,3}(?:qualify|be eligible|be allowed|be permitted|be valid|meet|pass|comply)|"

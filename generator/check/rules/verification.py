@@ -26,8 +26,8 @@ from generator.check.rules.common import (
     states_not_verified,
 )
 from generator.check.scope import surroundings
-from generator.data.results import version_key
 from generator.data.row import Row
+from generator.data.versions import version_key
 
 OFFICIAL = re.compile(r"\b(?:MLCommons[- ])?(?:official(?:ly)?|verified|certified)\b", re.I)
 NEGATED = re.compile(r"(?:\bnot|\bnever|\bno|\bnon|\bun|\bnor)[\s-]*(?:an?\s+|the\s+|yet\s+|been\s+)?$", re.I)
