@@ -76,7 +76,9 @@ def test_details_urls_that_are_not_http_are_not_links(tmp_path: Path, manifest: 
     assert '<span class="gi-id">6.1-0001</span>' in page
 
 
-def test_a_note_names_its_benchmarks_and_scenarios_and_each_entry_once(tmp_path: Path, manifest: Manifest) -> None:
+def test_a_note_names_its_benchmarks_and_scenarios_and_each_entry_once(
+    tmp_path: Path, manifest: Manifest
+) -> None:
     rows = [*TINY_ROWS, tiny_row("6.1-0009", "llama2-70b-99.9", "Offline", 1000.0)]
     r, _ = rendered(tmp_path, manifest, rows)
     page = reader_markdown(r, NoteContext(manifest, {}, {}))
