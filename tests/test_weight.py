@@ -164,8 +164,9 @@ def test_the_round_overview_has_a_tenth_of_its_tab_stops_and_readable_notes(
         "MLPerf® Inference v6.1 Closed Datacenter: DeepSeek-R1 (Server, Offline, Interactive)"
     )
     # a long list of entries collapsed under its count, every ID still in the page
-    ids = page.locator("div.footnote details.gi-ids .gi-id")
-    assert ids.count() > 600 and not ids.first.is_visible()
+    lists = page.locator("div.footnote details.gi-ids .gi-ids-list")
+    listed = re.findall(r"\b\d\.\d-\d{4}\b", " ".join(lists.all_text_contents()))
+    assert len(listed) == len(set(listed)) > 600 and not lists.first.is_visible()
     assert page.locator("div.footnote details.gi-ids summary").first.inner_text() == "98 entries"
     # the hover preview: what the note cites, not its statements and IDs
     ref = page.locator("sup a.footnote-ref[href='#fn:12']").first
@@ -193,7 +194,7 @@ PRINTED = """() => {
   const col = document.querySelector("article.md-content__inner");
   const caption = [...document.querySelectorAll("article p > em:first-child")]
     .find(em => /^Table \\d+:/.test(em.textContent)).parentElement;
-  const ids = [...document.querySelectorAll("details.gi-ids .gi-id")];
+  const ids = [...document.querySelectorAll("details.gi-ids .gi-ids-list")];
   return {
     column: col.clientWidth - parseFloat(getComputedStyle(col).paddingLeft) - parseFloat(getComputedStyle(col).paddingRight),
     charts: [...document.querySelectorAll(".gi-chart img, .gi-chart .gi-vega-view svg")]
@@ -219,7 +220,7 @@ def test_print_keeps_captions_with_tables_charts_at_column_width_and_the_url_and
         rf"Retrieved from https://gpu-insights\.example\.org/{re.escape(ARTICLE)} on \d{{1,2}} [A-Z][a-z]+ \d{{4}}\.",
         printed["source"],
     ), printed["source"]
-    assert printed["ids"] > 8 and printed["idsShown"] == printed["ids"]  # the collapsed IDs print
+    assert printed["ids"] >= 1 and printed["idsShown"] == printed["ids"]  # the collapsed IDs print
     page.close()
 
 

@@ -176,9 +176,10 @@ def entries_sentence(
     if n <= SHORT_LIST or not more:
         said = [entry_link(g.key[0], i, ctx.details) for i in ids] + [md(x) for x in unnamed]
         return f"{noun.capitalize()} {', '.join(said)}."
-    listed = ", ".join([f'<span class="gi-id">{md(i)}</span>' for i in ids] + [md(x) for x in unnamed])
+    # plain IDs, one element for all (an ID never breaks at its hyphen before a digit, UAX #14 LB25)
+    listed = ", ".join([md(i) for i in ids] + [md(x) for x in unnamed])
     return (
-        f'<details class="gi-ids"><summary>{n} {noun}</summary>{listed}. '
+        f'<details class="gi-ids"><summary>{n} {noun}</summary><span class="gi-ids-list">{listed}</span>. '
         f"[Each linked to its official result]({more})</details>"
     )
 
