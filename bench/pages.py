@@ -59,7 +59,7 @@ KINDS = {
     "home": ["index.html"],
     "article": ["mlperf-inference-v6.1-per-gpu.html"],
     "overview": ["mlperf-inference-v6.1-round-overview.html"],
-    "entries": ["entries/mlperf-inference-v6.1-round-overview.html"],
+    "entries": ["entries/mlperf-inference-v6.1-round-overview/v5.1.html"],
     "round": ["rounds/v6.1.html"],
     "benchmark": ["benchmarks/deepseek-r1.html", "benchmarks/gpt-oss-120b.html"],
     "benchmarks": ["benchmarks/index.html"],

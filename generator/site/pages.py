@@ -41,7 +41,7 @@ from generator.site.reader import (
     details_urls,
     entries_markdown,
     entries_page_name,
-    long_notes,
+    entries_rounds,
     reader_markdown,
     rounds_of,
 )
@@ -687,8 +687,8 @@ def page_makers(
     for r in rendered:
         if r.article.slug in slugs:
             pages.append((f"{r.article.slug}.md", functools.partial(article_page, r, ctx, pub)))
-            if not r.missing and long_notes(r):  # the entries its notes collapse, each linked
-                pages.append((entries_page_name(r.article.slug), functools.partial(_entries, r, ctx)))
+            for v in [] if r.missing else entries_rounds(r):  # the entries its notes collapse, linked
+                pages.append((entries_page_name(r.article.slug, v), functools.partial(_entries, r, ctx, v)))
         mine = grouped.get(str(r.article.path), [])
         pages.append(
             (f"review/{r.article.slug}.md", functools.partial(_review, r, mine, r.article.slug in slugs))
@@ -716,9 +716,9 @@ def page_makers(
     return pages
 
 
-def _entries(r: Rendered, ctx: NoteContext) -> str:
-    desc = f"The MLPerf® Inference entries cited by {r.article.title}, each linked to its official result."
-    return titled(entries_markdown(r, ctx), description=attr(desc))
+def _entries(r: Rendered, ctx: NoteContext, version: str) -> str:
+    desc = f"The MLPerf® Inference v{version} entries cited by {r.article.title}, each linked to its official result."
+    return titled(entries_markdown(r, ctx, version), description=attr(xml_text(desc)))
 
 
 def _review(r: Rendered, findings: list[Finding], published: bool) -> str:

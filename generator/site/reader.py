@@ -217,9 +217,10 @@ def reader_note(
     )
 
 
-def entries_page_name(slug: str) -> str:
-    """The page listing an article's entries, each linked to its official result."""
-    return f"entries/{slug}.md"
+def entries_page_name(slug: str, round_: str) -> str:
+    """The page listing an article's entries of one round, each linked to its official result (one
+    page per round: a page stays within a round's size however many rounds an article cites)."""
+    return f"entries/{slug}/v{round_}.md"
 
 
 def note_anchor(key: GroupKey) -> str:
@@ -237,46 +238,66 @@ def reader_notes(r: Rendered, ctx: NoteContext) -> list[str]:
     """The footnote definitions of an article, in note order."""
     cited = cited_entries(r)
     long = set(long_notes(r))
-    page = entries_page_name(r.article.slug)
     return [
         f"[^{r.groups[k].number}]: "
-        + reader_note(r.groups[k], cited.get(k, {}), ctx, f"{page}#{note_anchor(k)}" if k in long else "")
+        + reader_note(
+            r.groups[k],
+            cited.get(k, {}),
+            ctx,
+            f"{entries_page_name(r.article.slug, k[0])}#{note_anchor(k)}" if k in long else "",
+        )
         for k in sort_keys(r.groups)
     ]
 
 
-def entries_markdown(r: Rendered, ctx: NoteContext) -> str:
-    """The article's list of entries (:func:`entries_page_name`): per long note, each entry ID once,
-    linked to its official result, with the benchmarks and scenarios it is cited for."""
+def _listed(rnd: str, row: tuple[str, str], uses: dict[str, list[str]], ctx: NoteContext) -> str:
+    """One entry of the list of entries: its ID linked (no title: the ID is the link's text) and
+    what it is cited for, ``DeepSeek-R1 (Server, Offline); gpt-oss-120b (Server)``."""
+    rid, label = row
+    url = ctx.details.get((rnd, rid)) if rid else None
+    name = md(label) if not rid else f'<span class="gi-id">{md(rid)}</span>'
+    if url:
+        name = f'<a class="gi-entry" href="{md_attr(url)}">{name}</a>'
+    order = sorted(uses, key=lambda b: (ctx.display.get(b) or b).lower())
+    said = "; ".join(
+        f"{ctx.display.get(b, b)} ({', '.join(sorted(uses[b], key=scenario_key))})" for b in order
+    )
+    return f"{name}: {md(said)}"
+
+
+def entries_markdown(r: Rendered, ctx: NoteContext, round_: str) -> str:
+    """The article's list of the entries of *round_* (:func:`entries_page_name`): per long note of
+    the round, each entry ID once, linked to its official result, with the benchmarks and scenarios
+    it is cited for."""
     cited = cited_entries(r)
     slug = r.article.slug
     out = [
-        f"# Entries cited by {md(r.article.title)}",
+        f"# Entries of v{md(round_)} cited by {md(r.article.title)}",
         "",
-        f"The MLPerf® Inference entries cited by [{md(r.article.title)}](../{slug}.md), per note, each "
-        "linked to its official result, with the benchmarks and scenarios it is cited for.",
+        f"The MLPerf® Inference v{md(round_)} entries cited by [{md(r.article.title)}](../../{slug}.md), "
+        "per note, each linked to its official result, with the benchmarks and scenarios it is cited for.",
     ]
-    for k in long_notes(r):
+    for k in [k for k in long_notes(r) if k[0] == round_]:
         g = r.groups[k]
         suite = SUITE_NAMES.get(k[2], k[2].capitalize())
         out += [
             "",
             f"## Note {g.number}: v{md(k[0])} {md(k[1].capitalize())} {md(suite)} {{#{note_anchor(k)}}}",
             "",
-            f"[Back to note {g.number}](../{slug}.md#fn:{g.number})",
+            f"[Back to note {g.number}](../../{slug}.md#fn:{g.number})",
             "",
         ]
-        where: dict[tuple[str, str], list[str]] = {}
-        order = sorted(
-            cited.get(k, {}), key=lambda bs: ((ctx.display.get(bs[0]) or bs[0]).lower(), scenario_key(bs[1]))
-        )
-        for b, s in order:
-            for row in cited[k][(b, s)]:
-                where.setdefault(row, []).append(f"{ctx.display.get(b, b)} {s}")
-        for (rid, label), uses in sorted(where.items()):
-            name = entry_link(k[0], rid, ctx.details) if rid else md(label)
-            out.append(f"- {name}: {md(', '.join(uses))}")
+        where: dict[tuple[str, str], dict[str, list[str]]] = {}
+        for (b, sc), rows in cited.get(k, {}).items():
+            for row in rows:
+                where.setdefault(row, {}).setdefault(b, []).append(sc)
+        out += [f"- {_listed(k[0], row, uses, ctx)}" for row, uses in sorted(where.items())]
     return "\n".join(out) + "\n"
+
+
+def entries_rounds(r: Rendered) -> list[str]:
+    """The rounds of the article's lists of entries: those of its long notes, newest first."""
+    return list(dict.fromkeys(k[0] for k in long_notes(r)))
 
 
 def _markers(text: str, seen: set[str] | None = None) -> str:
