@@ -93,6 +93,9 @@ def open_page(browser: Any, url: str, width: int, outside: list[str], scheme: st
         # a chart is drawn when it comes near the screen (assets/charts.js): bring each there
         for chart in page.locator(".gi-vega").all():
             chart.scroll_into_view_if_needed()
+            page.wait_for_function(
+                "e => e.classList.contains('gi-drawn')", arg=chart.element_handle(), timeout=20_000
+            )
         page.evaluate("window.scrollTo(0, 0)")
         page.wait_for_function(
             "[...document.querySelectorAll('.gi-vega')].every(e => e.classList.contains('gi-drawn'))",
