@@ -557,3 +557,19 @@ def test_an_own_run_in_a_section_about_an_mlperf_entry_needs_unverified(
         "8:91 120,400 is a score of the author's own run, which MLCommons has not reviewed, and its sentence "
         "does not call it unverified"
     ]
+
+
+def test_one_named_scenario_does_not_disclose_a_scenario_difference(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    body = (
+        '{%- set b300 = per_gpu("6.1-0052", "gpt-oss-120b", "Server") -%}\n'
+        '{%- set mi355 = per_gpu("6.1-0003", "gpt-oss-120b", "Offline") -%}\n'
+        "In MLPerf® Inference v6.1, Closed, Available, eight GPUs, gpt-oss-120b: the B300 system posts "
+        "{{ b300 }} tokens/s per GPU in the Server scenario; the MI355X system {{ mi355 }}.{{ cite() }}\n\n"
+        "That is MI355X ahead by {{ pct_gap(mi355, b300) }} per GPU.{{ cite() }}\n\n{{ footnotes() }}\n"
+    )
+    found = findings(tmp_path, body, official, manifest, "MLP007")
+    assert len(found) == 1 and "compares Offline with Server results" in found[0], found
+    both = body.replace("system {{ mi355 }}", "system {{ mi355 }} in the Offline scenario")
+    assert findings(tmp_path, both, official, manifest, "MLP007") == []
