@@ -573,3 +573,28 @@ def test_one_named_scenario_does_not_disclose_a_scenario_difference(
     assert len(found) == 1 and "compares Offline with Server results" in found[0], found
     both = body.replace("system {{ mi355 }}", "system {{ mi355 }} in the Offline scenario")
     assert findings(tmp_path, both, official, manifest, "MLP007") == []
+
+
+def test_derived_values_said_to_be_derived_lacking_only_the_not_verified_statement_are_a_warning(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    note = NOTE.format(ids="6.1-0052")
+    body = (
+        "HPE's XD690 gave 14,211 tokens/s per GPU on gpt-oss-120b Server in MLPerf® Inference v6.1 (entry "
+        "6.1-0052).[^1]\n\n"
+        + note.replace(LEGEND, "Per-GPU values are derived metrics, not official MLPerf® metrics. " + LEGEND)
+    )
+    path = article(tmp_path, body, FRONT)
+    found = [(f.severity, f.message) for f in check(path, official, manifest) if f.rule == "MLP006"]
+    assert found == [
+        (
+            "warning",
+            'the article prints derived values (14,211 is one) without "Result not verified by MLCommons Association."',
+        )
+    ]
+    bare = article(
+        tmp_path,
+        body.replace("Per-GPU values are derived metrics, not official MLPerf® metrics. ", ""),
+        FRONT,
+    )
+    assert [f.severity for f in check(bare, official, manifest) if f.rule == "MLP006"] == ["error"]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from dataclasses import replace
 
 from generator.article.footnotes import INTERACTIVE_SINCE
 from generator.check.claims import THROUGHPUT_UNIT, Claim
@@ -93,7 +94,10 @@ def not_verified_missing(ctx: Context) -> Iterator[Issue]:
     too). Calling such a value official anyway is MLP023's.
 
     §9: secondary and derived metrics must not be presented as official; the rules for citing
-    an unverified score apply, and §2 requires the not-verified statement in the footnote."""
+    an unverified score apply, and §2 requires the not-verified statement in the footnote. Values
+    derived from verified results in an article that says they are derived and not official,
+    lacking only the not-verified statement, are a warning: the guidelines' own example of a
+    derived fps/W (§6) footnotes "Result verified by MLCommons Association." instead."""
     derived = derived_claims(ctx)
     if not derived:
         return
@@ -109,7 +113,14 @@ def not_verified_missing(ctx: Context) -> Iterator[Issue]:
         help = f"add {'both statements' if len(missing) > 1 else 'it'} to the footnote of the results they come from"
         notes = [n for n in ctx.notes.notes if not n.generated and n.entries]
         # the fix goes into the results footnote when there is one; else the value needs one
-        yield at_note(ctx, notes[0].block, message, help) if notes else at_claim(c, message, help)
+        issue = at_note(ctx, notes[0].block, message, help) if notes else at_claim(c, message, help)
+        # values derived from verified results, said to be derived and not official: §9 asks for
+        # the not-verified statement, but the guidelines' own example of a derived fps/W from a
+        # verified result footnotes "Result verified by MLCommons Association." (§6): undecided
+        only_statement = (
+            len(missing) == 1 and not states_not_verified(ctx) and not any(x.unverified for x in derived)
+        )
+        yield replace(issue, undecided=True) if only_statement else issue
 
 
 @rule(
