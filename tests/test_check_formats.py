@@ -20,7 +20,7 @@ from click.testing import CliRunner
 
 from generator import __version__
 from generator.check import RULES, Finding
-from generator.check.report import JSON_SCHEMA_VERSION, format_findings, workflow_command
+from generator.check.report import FORMATS, JSON_SCHEMA_VERSION, format_findings, workflow_command
 from generator.check.sarif import RULES_REFERENCE, artifact_location, sarif_log
 from generator.cli import main
 
@@ -198,3 +198,9 @@ def test_json_carries_its_schema_version(pub: Path) -> None:
     assert json.loads(format_findings([], "json", pub)) == {"schema_version": 1, "findings": []}
     # documented where the formats are
     assert '"schema_version": 1' in (ROOT / "README.md").read_text("utf-8")
+
+
+def test_the_command_offers_every_format() -> None:
+    (option,) = [p for p in main.commands["check"].params if p.name == "fmt"]
+    assert list(option.type.choices) == list(FORMATS)  # type: ignore[attr-defined]
+    assert [format_findings([], fmt, ROOT) for fmt in FORMATS[::3]] == ["", ""]  # text, github

@@ -23,6 +23,7 @@ from generator.cli import main
 from generator.data.manifest import load_manifest
 
 from .conftest import ROOT
+from .test_layout import copy_of_the_checkout
 
 GIT = ["git", "-c", "user.name=test", "-c", "user.email=test@example.org", "-c", "commit.gpgsign=false"]
 
@@ -31,11 +32,11 @@ def git(*args: str, cwd: Path) -> None:
     subprocess.run([*GIT, *args], cwd=cwd, check=True, capture_output=True)
 
 
-def try_repo(pub: Path, home: Path) -> subprocess.CompletedProcess[str]:
-    """``pre-commit try-repo CHECKOUT gpu-insights-check`` in *pub*: the hook on its staged files."""
+def try_repo(repo: Path, pub: Path, home: Path) -> subprocess.CompletedProcess[str]:
+    """``pre-commit try-repo REPO gpu-insights-check`` in *pub*: the hook on its staged files."""
     env = {**os.environ, "PRE_COMMIT_HOME": str(home), "PRE_COMMIT_COLOR": "never"}
     return subprocess.run(
-        [sys.executable, "-m", "pre_commit", "try-repo", str(ROOT), "gpu-insights-check"],
+        [sys.executable, "-m", "pre_commit", "try-repo", str(repo), "gpu-insights-check"],
         cwd=pub,
         env=env,
         capture_output=True,
@@ -70,8 +71,11 @@ def test_pre_commit_try_repo_fails_a_bad_article_and_passes_it_fixed(tmp_path: P
     # Markdown outside content/ is not an article: the hook leaves it alone
     (pub / "notes.md").write_text("MLPerf Inference v6.1 is out.\n", "utf-8")
     git("add", "-A", cwd=pub)
+    # the checkout as it is now, committed in a repository of its own: one environment for both runs
+    # (try-repo of a checkout with changes commits them afresh, and installs anew, on every run)
+    repo = copy_of_the_checkout(tmp_path / "checkout")
     home = tmp_path / "pre-commit-home"
-    res = try_repo(pub, home)
+    res = try_repo(repo, pub, home)
     assert res.returncode == 1, res.stdout + res.stderr
     assert "- hook id: gpu-insights-check\n- exit code: 1\n" in res.stdout
     assert (
@@ -80,7 +84,7 @@ def test_pre_commit_try_repo_fails_a_bad_article_and_passes_it_fixed(tmp_path: P
     ) in res.stdout
     (pub / "content" / "second.md").write_text(good, "utf-8")
     git("add", "-A", cwd=pub)
-    res = try_repo(pub, home)
+    res = try_repo(repo, pub, home)
     assert res.returncode == 0, res.stdout + res.stderr
     assert "gpu-insights check" in res.stdout and "Passed" in res.stdout
 
@@ -116,7 +120,8 @@ def test_init_writes_a_ci_workflow_of_published_actions_and_the_packages_own_com
     assert {s["uses"] for s in steps if "uses" in s} == PUBLISHED_ACTIONS
     upload = next(s for s in steps if s.get("uses", "").startswith("github/codeql-action/upload-sarif"))
     assert upload["with"]["sarif_file"] == "gpu-insights.sarif"
-    assert upload["if"] == "${{ !cancelled() }}"  # the findings are uploaded when the check fails
+    # the findings are uploaded when the check fails, but not from a fork's pull request (no write token)
+    assert upload["if"].startswith("${{ !cancelled() && (github.event_name != 'pull_request' || ")
     runs = [s["run"] for s in steps if "run" in s]
     assert runs[0] == f'python -m pip install "gpu-insights=={__version__}"'
     commands = [c for run in runs[1:] for c in gpu_insights_commands(run)]
