@@ -248,7 +248,15 @@ def audit(ctx: click.Context, site: Path, results: Path | None) -> None:
 @main.command()
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path, exists=True))
 @click.option("--results", type=click.Path(path_type=Path, file_okay=False), default=None, help=RESULTS_HELP)
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "json", "sarif", "github"]),
+    default="text",
+    show_default=True,
+    help="text; json (versioned: schema_version); sarif (SARIF 2.1.0, for code scanning); "
+    "github (workflow commands that annotate a pull request).",
+)
 @click.option("--strict", is_flag=True, help="Exit 1 on warnings too.")
 @click.option(
     "--config",
@@ -297,7 +305,7 @@ def check(
     finally:
         if ahead is not None:
             ahead.close()
-    _print_findings(findings, fmt, strict)
+    _print_findings(findings, fmt, strict, project.root)
 
 
 def _check_paths(ctx: click.Context, paths: tuple[Path, ...]) -> Project:
@@ -317,17 +325,14 @@ def _check_paths(ctx: click.Context, paths: tuple[Path, ...]) -> Project:
     return project
 
 
-def _print_findings(findings: list[Finding], fmt: str, strict: bool) -> None:
-    """The findings as text or JSON; exit 3 on an internal error, 1 when they fail the check."""
-    import json  # see check()
+def _print_findings(findings: list[Finding], fmt: str, strict: bool, root: Path) -> None:
+    """The findings in *fmt* (paths of SARIF and GitHub relative to the publication *root*);
+    exit 3 on an internal error, 1 when they fail the check."""
+    from generator.check import failed  # see check()
+    from generator.check.report import format_findings
 
-    from generator.check import failed
-
-    if fmt == "json":
-        click.echo(json.dumps([f.as_dict() for f in findings], indent=1, ensure_ascii=False))
-    else:
-        for f in findings:
-            click.echo(str(f))
+    click.echo(format_findings(findings, fmt, root), nl=False)
+    if fmt == "text":
         n_err = sum(1 for f in findings if f.severity == "error")
         n_warn = sum(1 for f in findings if f.severity == "warning")
         click.echo(f"{n_err} error(s), {n_warn} warning(s)", err=True)

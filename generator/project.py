@@ -299,7 +299,8 @@ def write_output(path: Path, text: str) -> None:
 
 def init_publication(dest: Path) -> list[Path]:
     """Write a new publication into *dest*: ``mkdocs.yml``, a starter article, ``data/`` and
-    ``templates/`` (its theme overrides, ``theme.custom_dir``), each with a README.
+    ``templates/`` (its theme overrides, ``theme.custom_dir``), each with a README, and a CI
+    workflow (``.github/workflows/gpu-insights.yml``: fetch, check with SARIF, build).
 
     It builds on the packaged sample at once (``gpu-insights build`` or ``mkdocs build``).
     Refuses to overwrite: every file it would write must be absent; and to write through a
@@ -354,5 +355,6 @@ def _write_new(path: Path, data: bytes) -> None:
 
 
 def _scaffold_name(rel: Path) -> Path:
-    """Scaffold files are stored with a ``dot-`` prefix where the real name starts with a dot."""
-    return rel.with_name("." + rel.name[4:]) if rel.name.startswith("dot-") else rel
+    """Scaffold files and folders are stored with a ``dot-`` prefix where the real name starts
+    with a dot (``dot-github/workflows/`` is ``.github/workflows/``)."""
+    return Path(*("." + part[4:] if part.startswith("dot-") else part for part in rel.parts))

@@ -327,7 +327,7 @@ def test_check_command_text_json_and_exit_codes(tmp_path: Path) -> None:
     assert res.stdout.splitlines()[0] == f'{bad}:5:1 MLP012 error: "MLPerf" without the ® sign'
     res = runner.invoke(main, ["check", str(bad), "--format", "json", *results])
     assert res.exit_code == 1
-    assert json.loads(res.stdout)[0] == {
+    assert json.loads(res.stdout)["findings"][0] == {
         "path": str(bad),
         "line": 5,
         "col": 1,
@@ -354,7 +354,7 @@ def test_check_of_a_folder_reads_its_sub_folders(tmp_path: Path) -> None:
         ["check", str(tmp_path / "articles"), "--format", "json", "--results", str(shared_results_dir())],
     )
     assert res.exit_code == 1
-    assert [(f["path"], f["rule"]) for f in json.loads(res.stdout)] == [
+    assert [(f["path"], f["rule"]) for f in json.loads(res.stdout)["findings"]] == [
         (f"{nested}/one.md", "MLP012"),
         (f"{nested}/one.md", "MLP028"),
     ]

@@ -30,6 +30,8 @@ TOP_LEVEL = {
     "docs",
     ".ci",
     ".gitignore",
+    # the pre-commit hook a publication's repository uses (pre-commit reads it at the root)
+    ".pre-commit-hooks.yaml",
     "README.md",
     "pyproject.toml",
 }

@@ -31,7 +31,7 @@ def init(tmp_path: Path) -> Path:
     pub = tmp_path / "pub"
     res = CliRunner().invoke(main, ["init", str(pub)])
     assert res.exit_code == 0, res.output
-    assert res.output == f"wrote 5 files into {pub}; build it with: cd {pub} && gpu-insights build\n"
+    assert res.output == f"wrote 6 files into {pub}; build it with: cd {pub} && gpu-insights build\n"
     return pub
 
 
@@ -53,6 +53,7 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_init_writes_a_publication_and_refuses_to_overwrite(tmp_path: Path) -> None:
     pub = init(tmp_path)
     assert sorted(str(p.relative_to(pub)) for p in pub.rglob("*") if p.is_file()) == [
+        ".github/workflows/gpu-insights.yml",
         ".gitignore",
         "content/first-article.md",
         "data/README.md",
@@ -64,7 +65,8 @@ def test_init_writes_a_publication_and_refuses_to_overwrite(tmp_path: Path) -> N
     res = CliRunner().invoke(main, ["init", str(pub)])
     assert res.exit_code == 1
     assert res.output == (
-        f"Error: {pub}: already holds content/first-article.md, data/README.md, .gitignore, mkdocs.yml, "
+        f"Error: {pub}: already holds content/first-article.md, data/README.md, "
+        ".github/workflows/gpu-insights.yml, .gitignore, mkdocs.yml, "
         "templates/README.md; "
         "gpu-insights init writes a new publication into an empty folder\n"
     )

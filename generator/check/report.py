@@ -1,14 +1,28 @@
 """How findings and rules are shown: the rules reference page (like ruff's rule pages, with
-a bad and a good example each) and a per-article report page for the editor's review."""
+a bad and a good example each), a per-article report page for the editor's review, and the
+findings of ``gpu-insights check`` in each ``--format``: text, JSON (versioned), SARIF 2.1.0
+(:mod:`generator.check.sarif`) and GitHub Actions workflow commands."""
 
 from __future__ import annotations
 
 import inspect
+import json
+from pathlib import Path
 
 from generator.article.escape import md
 from generator.check import scope
 from generator.check.findings import Finding
 from generator.check.registry import RULES
+from generator.check.sarif import relative_path, sarif_log
+
+#: the ``--format`` choices of ``gpu-insights check``
+FORMATS = ("text", "json", "sarif", "github")
+#: the version of ``--format json``'s document: raised when a field is removed or changes
+#: meaning (a new field keeps it). 1: ``{"schema_version": 1, "findings": [...]}``; before it
+#: the output was the bare list of findings
+JSON_SCHEMA_VERSION = 1
+#: a finding's severity as a workflow command (GitHub has error, warning and notice)
+COMMANDS = {"error": "error", "warning": "warning", "info": "notice"}
 
 FAMILIES = [
     "template",
@@ -94,3 +108,38 @@ def report_markdown(title: str, findings: list[Finding]) -> str:
         help_ = f" *{md(f.help)}*" if f.help else ""
         lines.append(f"| {f.line}:{f.col} | {f.rule} `{name}` | {f.severity} | {md(f.message)}{help_} |")
     return "\n".join(lines) + "\n"
+
+
+def format_findings(findings: list[Finding], fmt: str, root: Path) -> str:
+    """*findings* as ``gpu-insights check --format FMT`` prints them (each line ends in a newline;
+    nothing for no findings in text and github); SARIF and GitHub paths are relative to the
+    publication *root*."""
+    if fmt == "json":
+        doc = {"schema_version": JSON_SCHEMA_VERSION, "findings": [f.as_dict() for f in findings]}
+        return json.dumps(doc, indent=1, ensure_ascii=False) + "\n"
+    if fmt == "sarif":
+        return json.dumps(sarif_log(findings, root), indent=1, ensure_ascii=False) + "\n"
+    if fmt == "github":
+        return "".join(workflow_command(f, root) + "\n" for f in findings)
+    return "".join(f"{f}\n" for f in findings)
+
+
+def workflow_command(f: Finding, root: Path) -> str:
+    """A GitHub Actions workflow command that annotates *f*'s line in a pull request:
+    ``::error file=content/x.md,line=5,col=1,title=MLP012::message``. The file is relative to the
+    publication *root* (the repository root in the workflow ``init`` writes); the message carries
+    the help on a second line."""
+    path = relative_path(f.path, root) or f.path
+    props = f"file={_property(path)},line={f.line},col={f.col},title={_property(f.rule)}"
+    text = f.message + (f"\nhelp: {f.help}" if f.help else "")
+    return f"::{COMMANDS.get(f.severity, 'warning')} {props}::{_data(text)}"
+
+
+def _data(text: str) -> str:
+    """A workflow command's message, escaped as GitHub's runner reads it (``%``, CR, LF)."""
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _property(text: str) -> str:
+    """A workflow command's property value: the message's escapes and ``:`` and ``,``."""
+    return _data(text).replace(":", "%3A").replace(",", "%2C")
