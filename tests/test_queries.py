@@ -595,7 +595,9 @@ def test_cross_round_caption_says_same_system_only_of_the_same_system(
 ) -> None:
     """The caption said "Same system" of every pair, of other systems too."""
     out = render(tmp_path, lib, f'{{{{ chart("cross_round", {pairs}, "gpt-oss-120b", "Server") }}}}\n')
-    assert f"*Figure 1: {caption}: MLPerf® Inference Closed gpt-oss-120b Server, v6.0 and v6.1, the v6.0 " in out
+    assert (
+        f"*Figure 1: {caption}: MLPerf® Inference Closed gpt-oss-120b Server, v6.0 and v6.1, the v6.0 " in out
+    )
 
 
 @pytest.mark.parametrize(

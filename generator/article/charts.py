@@ -399,9 +399,10 @@ def trend(
     marks = _trend_marks(lib, pd.DataFrame(data), [f"v{r}" for r in rounds], units, families)
     sel = {k: v for k, v in filters.items() if k != "family"}
     one = families[0] if len(families) == 1 else None
-    whose = "an accelerator family's " if len(families) > 1 else "the "
     caption = (
-        f"Each point is the {stat} per-GPU result of {whose}{_systems({**sel, 'family': one})} in {name} "
+        f"Each point is the {stat} per-GPU result of the {_systems({**sel, 'family': one})}"
+        + (" of an accelerator family" if len(families) > 1 else "")
+        + f" in {name} "
         f"{scenario}, in each loaded round of MLPerf® Inference ({_rounds_text(rounds)})."
         + (f" One line per family: {_alternatives(families, joiner='and')}." if len(families) > 1 else "")
         + f" {DERIVED}"
