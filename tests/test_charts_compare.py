@@ -152,7 +152,7 @@ def test_captions_are_sentences_that_never_print_filter_arguments_or_lists(
     path.write_text(f"---\ntitle: T\n---\n{body}", encoding="utf-8")
     out = Renderer(lib).render(load_article(path)).markdown
     caption = (
-        "*Figure 1: Each point is the median per-GPU result of the Closed Available 8-GPU systems without "
+        "*Figure 1: Each point is the median per-GPU result of the Available Closed 8-GPU systems without "
         "power measurements of an accelerator family in gpt-oss-120b Server, in each loaded round of MLPerf® "
         "Inference (v6.0 and v6.1). One line per family: B300 and MI355X. Per-GPU values are derived metrics.*"
     )
@@ -170,7 +170,7 @@ def test_captions_are_sentences_that_never_print_filter_arguments_or_lists(
             {"kind": ["cloud", "neocloud"], "has_power": True},
             "Closed systems with power measurements from cloud or neocloud submitters",
         ),
-        ({"category": ["available", "rdi"], "family": "B300"}, "Closed Available or RDI B300 systems"),
+        ({"category": ["available", "rdi"], "family": "B300"}, "Available or RDI Closed B300 systems"),
         ({"division": "open", "nodes": 2, "submitter": "Azure"}, "Open 2-node systems submitted by Azure"),
     ],
 )

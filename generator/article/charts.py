@@ -140,18 +140,19 @@ QUALIFIERS: dict[str, str] = {
 
 
 def _systems(filters: dict[str, Any]) -> str:
-    """The systems a selection of filters keeps, as a caption says it: ``Closed Available 8-GPU
+    """The systems a selection of filters keeps, as a caption says it: ``Available Closed 8-GPU
     B300 systems without power measurements`` (never the filters' names and values as written).
 
     >>> _systems({"gpus": 8, "has_power": False, "category": "available"})
-    'Closed Available 8-GPU systems without power measurements'
+    'Available Closed 8-GPU systems without power measurements'
     """
     f = {k: v for k, v in filters.items() if v is not None and k not in ("benchmark", "scenario", "round")}
     division = filters.get("division", "closed")
     f.pop("division", None)
-    words = ["Closed and Open" if division is None else _alternatives(division, str.capitalize)]
+    words = []
     if "category" in f:
         words.append(_alternatives(f.pop("category"), lambda c: "RDI" if c == "rdi" else str(c).capitalize()))
+    words.append("Closed and Open" if division is None else _alternatives(division, str.capitalize))
     for key, unit in (("gpus", "GPU"), ("nodes", "node")):
         if key in f:
             words.append(_counted(f.pop(key), unit))
