@@ -434,7 +434,13 @@ def _trend_marks(
         tooltip=tooltip,
     )
     if families:
-        legend = alt.Legend(orient="top", title=None, symbolStrokeWidth=2) if len(families) > 1 else None
+        # rows of at most four short names or three long ones: the legend fits a phone's column
+        columns = 4 if all(len(f) <= 6 for f in families) else 3
+        legend = (
+            alt.Legend(orient="top", title=None, symbolStrokeWidth=2, columns=columns)
+            if len(families) > 1
+            else None
+        )
         color = _family_color(lib, families, legend=legend)
         shape = _family_shape(lib, families, legend=legend)
         line = base.mark_line().encode(color=color, detail="line:N")
