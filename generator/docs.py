@@ -40,17 +40,24 @@ RENDER_FUNCTIONS: dict[str, str] = {
     "that contradict it go to the article's Errata section (and a claim marked so that holds again fails). "
     'Example: `{{ holds(only(["GB300", "B300"], peers, above=threshold), "only GB300 and B300 clear 14,000", '
     'erratum="published text of October 5, 2026") }}`.',
-    "chart(kind, ...)": "An offline Vega-Lite chart with an SVG fallback and a text caption with its markers. "
+    "chart(kind, ...)": "An offline Vega-Lite chart with an SVG fallback, a caption written as sentences with "
+    "its footnote markers, and links under it to the figure as SVG and PNG (caption and footnote numbers "
+    "included) and to its data as CSV (values as the page prints them, with their entry IDs). "
+    "Every family has one colour and one point shape across the site (readable at 3:1 or more on the light "
+    "and the dark theme); a tap on a mark shows its details under the chart. "
     'A peer group may stand for the benchmark, scenario and filters (`chart("trend", peers)`); '
     "`caption=` replaces the generated caption (and the chart's accessible description); "
     "every kind takes `title=`. "
-    "Kinds: `per_gpu_by_family(benchmark, scenario, round=, families=, category='available' (None: any), gpus=)`, "
+    "Kinds: `per_gpu_by_family(benchmark, scenario, round=, families=, category='available' (None: any), gpus=)` "
+    '(`round=["6.0", "6.1"]`: grouped bars, a group per family and a bar per round, the older outlined), '
     "`available_vs_preview(benchmark, scenario, round=)`, "
-    "`cross_round(pairs=[[label, old_entry, new_entry], ...], benchmark, scenario)` (two rounds per pair), "
+    "`cross_round(pairs=[[label, old_entry, new_entry], ...], benchmark, scenario)` (two rounds per pair, the "
+    "older outlined), "
     "`trend(benchmark, scenario, stat='median', until=None, **filters)` (the `series(...)` as a line that "
-    "breaks where the Compatibility Table does), `gains(figures)` (the list `gains(...)` returns), "
+    "breaks where the Compatibility Table does; `family=[...]`: one line per family on the same axes, not "
+    "one pooled line), `gains(figures)` (the list `gains(...)` returns), "
     "`counts_by_round(figures, what=)` (the list `count_by_round(...)` returns). "
-    'Example: `{{ chart("trend", "llama2-70b-99.9", "Server", gpus=8) }}`.',
+    'Example: `{{ chart("trend", "llama2-70b-99.9", "Server", gpus=8, family=["B200", "B300", "MI355X"]) }}`.',
     "meta": "The article's front matter (title, date, rounds, ...).",
     "sample": "True when the build uses the embedded sample instead of official files.",
 }

@@ -235,7 +235,7 @@ def test_add_round_of_a_file_as_published_then_an_overview_whose_organisations_a
     orgs = {o for s in table.df["submitter"].unique() for o in subs.organisations(str(s))}
     assert {o for o in orgs if subs.kind_of(o) == "unclassified"} == {"Krai", "Vultr"}
     rows = table_one(md)
-    assert rows["Unclassified (not in data/submitters.toml)"] == "2"
+    assert rows["Unclassified (not in the list of submitters this site keeps)"] == "2"
     assert rows["All organisations"] == str(len(orgs)) == "28"
     assert sum(int(n) for label, n in rows.items() if label != "All organisations") == len(orgs)
     assert rows["Chip vendors"] == str(sum(subs.kind_of(o) == "chip" for o in orgs))

@@ -163,7 +163,9 @@ def test_new_overview_matches_pandas_and_checks_clean(
     kinds = organisations_by_kind(md)
     assert kinds["All organisations"] == want["orgs"]
     assert sum(int(n) for label, n in kinds.items() if label != "All organisations") == int(want["orgs"])
-    assert "Unclassified (not in data/submitters.toml)" not in kinds  # every official submitter has a kind
+    assert (
+        "Unclassified (not in the list of submitters this site keeps)" not in kinds
+    )  # every official submitter has a kind
     project = Project.discover(config=ROOT / "mkdocs.yml")
     assert [str(f) for f in run_checks(project, [path], shared_dir)] == []
 

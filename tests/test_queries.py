@@ -496,8 +496,8 @@ def test_trend_caption_states_the_selection_it_plots(tmp_path: Path, lib: Librar
         tmp_path, lib, '{{ chart("trend", "gpt-oss-120b", "Server", stat="best", submitter="Azure") }}\n'
     )
     assert (
-        "*Figure 1: Best per-GPU value of Closed gpt-oss-120b Server rows (submitter Azure) in each loaded round"
-        in out
+        "*Figure 1: Each point is the best per-GPU result of the Closed systems submitted by Azure in "
+        "gpt-oss-120b Server, in each loaded round of MLPerf® Inference (v6.0 and v6.1)." in out
     )
 
 
@@ -572,18 +572,21 @@ def test_selections_refuse_what_does_not_rank_or_summarise(
 @pytest.mark.parametrize(
     ("pairs", "caption"),
     [
-        ('[["Dell", "6.0-0001", "6.1-0002"], ["Azure", "6.0-0002", "6.1-0001"]]', "Same system"),
+        (
+            '[["Dell", "6.0-0001", "6.1-0002"], ["Azure", "6.0-0002", "6.1-0001"]]',
+            "Each pair is the same system in two rounds",
+        ),
         (
             '[["Dell", "6.0-0001", "6.1-0002"], ["8x B300", "6.0-0001", "6.1-0001"]]',
-            "Same accelerator and GPU count in each pair (not always the same system)",
+            "Each pair has the same accelerator and GPU count (not always the same system)",
         ),
         (
             '[["8x B300", "6.0-0001", "6.1-0001"]]',
-            "Same accelerator and GPU count in each pair (different systems)",
+            "Each pair has the same accelerator and GPU count (different systems)",
         ),
         (
             '[["Dell", "6.0-0001", "6.1-0002"], ["To a rack", "6.0-0002", "6.1-0004"]]',
-            "Pairs of systems as labelled (accelerators or GPU counts differ within a pair)",
+            "Each pair is two systems as labelled (accelerators or GPU counts differ within a pair)",
         ),
     ],
 )
@@ -592,7 +595,9 @@ def test_cross_round_caption_says_same_system_only_of_the_same_system(
 ) -> None:
     """The caption said "Same system" of every pair, of other systems too."""
     out = render(tmp_path, lib, f'{{{{ chart("cross_round", {pairs}, "gpt-oss-120b", "Server") }}}}\n')
-    assert f"*Figure 1: {caption}, v6.0 and v6.1: MLPerf® Inference Closed gpt-oss-120b Server; " in out
+    assert (
+        f"*Figure 1: {caption}: MLPerf® Inference Closed gpt-oss-120b Server, v6.0 and v6.1, the v6.0 " in out
+    )
 
 
 @pytest.mark.parametrize(

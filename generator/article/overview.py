@@ -71,7 +71,7 @@ def _submitters() -> str:
 
 {% set orgs = count(everything, distinct="organisation") -%}
 {% set joint = names("submitter", everything, joint=True) -%}
-In MLPerf® Inference v{{ R }}, {{ orgs }} organisations submitted results under {{ count(everything, distinct="submitter") }} submitter names: a joint submission, where organisations collaborated, has one name that joins its members, and this overview counts each member once (data/submitters.toml maps names to organisations).{% if joint %} The joint submissions of this round are {{ joint | join(", ") }}.{% endif %}{{ cite(R) }}
+In MLPerf® Inference v{{ R }}, {{ orgs }} organisations submitted results under {{ count(everything, distinct="submitter") }} submitter names: a joint submission, where organisations collaborated, has one name that joins its members, and this overview counts each member once (the list of submitters this site keeps maps names to organisations).{% if joint %} The joint submissions of this round are {{ joint | join(", ") }}.{% endif %}{{ cite(R) }}
 
 Altogether, the MLPerf® Inference v{{ R }} results hold {{ count(everything, distinct="system") }} systems across the Datacenter and Edge suites, in both the Closed and Open divisions.{{ cite(R) }}
 
@@ -81,11 +81,11 @@ Altogether, the MLPerf® Inference v{{ R }} results hold {{ count(everything, di
 {% for kind, label in [("chip", "Chip vendors"), ("oem", "System builders (OEM/ODM)"), ("cloud", "Cloud providers"), ("neocloud", "Neocloud providers"), ("software", "Software and other")] -%}
 | {{ label }} | {{ count(everything, kind=kind, distinct="organisation") }} |
 {% endfor -%}
-{% if unclassified.names %}| Unclassified (not in data/submitters.toml) | {{ unclassified }} |
+{% if unclassified.names %}| Unclassified (not in the list of submitters this site keeps) | {{ unclassified }} |
 {% endif -%}
 | All organisations | {{ orgs }} |
 
-*Table 1: organisations per kind in MLPerf® Inference v{{ R }}, as data/submitters.toml classifies them (each member of a joint submission counts once, under its own kind{% if unclassified.names %}; unclassified: {{ unclassified.names | join(", ") }}{% endif %}).*{{ cite(R) }}
+*Table 1: organisations per kind in MLPerf® Inference v{{ R }}, as the list of submitters this site keeps classifies them (each member of a joint submission counts once, under its own kind{% if unclassified.names %}; unclassified: {{ unclassified.names | join(", ") }}{% endif %}).*{{ cite(R) }}
 """
 
 

@@ -95,6 +95,10 @@ class ChartOut:
     name: str
     spec: dict
     caption: str = ""
+    #: "Figure 2: <caption> [1][5]", as the downloaded SVG and PNG print it under the chart
+    figure_caption: str = ""
+    #: the plotted values as the page prints them (the chart's CSV)
+    rows: tuple[dict[str, str], ...] = ()
 
 
 @dataclass
@@ -124,6 +128,7 @@ class _State:
         self.uses: list[FigureUse] = []
         self.cites: list[tuple[int, int, tuple[str, ...]]] = []
         self.charts: list[charts_mod.Chart] = []
+        self.chart_cites: list[int] = []  # the cite() of each chart's caption
         self.footnotes_line = 0
         self.errata: list[Erratum] = []
         self.current = (0, 0)  # template (line, col) of the placeholder being printed
@@ -300,11 +305,12 @@ class Renderer:
         for f in ch.figures:
             state.uses.append(FigureUse(line, str(f), f, table=f"chart {ch.name}", col=col))
         state.cites.append((len(state.uses), line, ()))
+        state.chart_cites.append(len(state.cites) - 1)
         mark = CITE.format(n=len(state.cites) - 1)
         return block(
             f'<div class="gi-chart"><div class="gi-vega" data-spec="charts/{ch.name}.vl.json">'
             f'<img src="charts/{ch.name}.svg" alt="{md_attr(ch.caption)}"></div></div>\n\n'
-            f"*Figure {n}: {md(ch.caption)}*{mark}"
+            f"*Figure {n}: {md(ch.caption)}*{mark}\n\n{charts_mod.downloads_html(ch.name)}"
         )
 
     def _context(self, article: Article, state: _State) -> dict[str, Any]:
@@ -402,7 +408,16 @@ class Renderer:
             markdown,
             state.uses,
             groups,
-            [ChartOut(ch.name, ch.spec, ch.caption) for ch in state.charts],
+            [
+                ChartOut(
+                    ch.name,
+                    ch.spec,
+                    ch.caption,
+                    f"Figure {n}: {ch.caption} {charts_mod.plain_marker(markers[k])}".rstrip(),
+                    ch.rows,
+                )
+                for n, (ch, k) in enumerate(zip(state.charts, state.chart_cites, strict=True), 1)
+            ],
             cite_lines=[line for _, line, _ in state.cites],
             footnotes_line=state.footnotes_line,
             sourcemap=smap,

@@ -14,13 +14,16 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import html
 import json
 import os
 import queue
+import re
 import resource
 import subprocess
 import sys
 import tempfile
+import textwrap
 import threading
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
@@ -86,10 +89,12 @@ class Drawing:
         self.errors: IO[bytes] | None = None
         self.charts = 0  # charts sent to be drawn (a warm-up draws none)
 
-    def add(self, spec: dict[str, Any], dest: Path) -> None:
-        """Draw *spec* into *dest* (its folder made when missing)."""
+    def add(self, spec: dict[str, Any], dest: Path, figure: str = "") -> None:
+        """Draw *spec* into *dest* (its folder made when missing); given the *figure*'s caption
+        (``Figure 2: ... [1][5]``), also the figure to take away, the chart with that caption under
+        it, as SVG and PNG (:func:`figure_files`)."""
         self.charts += 1
-        self._send([spec, str(dest)])
+        self._send([spec, str(dest), figure])
 
     def warm_up(self) -> None:
         """Start the process now and, in it, vl-convert's engine (a third of a second of one
@@ -162,6 +167,58 @@ class Drawing:
         if self.errors is not None:
             self.errors.close()
             self.errors = None
+
+
+#: the caption under a figure taken away: its size, line height and colour (on white), and the
+#: characters a line holds at that size (Vega's sans-serif, about 6 px a character)
+CAPTION: dict[str, float] = {"size": 12, "line": 16, "margin": 12, "px_per_char": 6.0}
+CAPTION_COLOUR = "#222222"
+#: the PNG's pixels per SVG unit (a 640-unit chart becomes a 1,280-pixel image)
+PNG_SCALE = 2.0
+_SIZE = re.compile(r'<svg\b[^>]*?\bwidth="([\d.]+)"[^>]*?\bheight="([\d.]+)"')
+
+
+def captioned_svg(svg: str, caption: str) -> str:
+    """The chart's *svg* on a white ground with *caption* under it, wrapped to its width: the figure
+    a reader takes away, whose caption and footnote numbers stay with it."""
+    size = _SIZE.search(svg)
+    if size is None:
+        raise ValueError("the chart's SVG states no width and height")
+    width, height = float(size[1]), float(size[2])
+    lines = textwrap.wrap(
+        caption, width=max(30, int((width - 2 * CAPTION["margin"]) / CAPTION["px_per_char"]))
+    )
+    top = height + CAPTION["margin"]
+    total = top + len(lines) * CAPTION["line"] + CAPTION["margin"]
+    spans = "".join(
+        f'<tspan x="{CAPTION["margin"]:g}" y="{top + (i + 1) * CAPTION["line"] - 4:g}">{html.escape(ln)}</tspan>'
+        for i, ln in enumerate(lines)
+    )
+    chart = re.sub(r"^\s*<\?xml[^>]*>\s*", "", svg)
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:g}" height="{total:g}" '
+        f'viewBox="0 0 {width:g} {total:g}"><rect width="{width:g}" height="{total:g}" fill="#ffffff"/>'
+        f'{chart}<text font-family="sans-serif" font-size="{CAPTION["size"]:g}" fill="{CAPTION_COLOUR}">'
+        f"{spans}</text></svg>\n"
+    )
+
+
+def figure_files(svg: str, caption: str, cache_dir: Path | None) -> dict[str, bytes]:
+    """The figure to take away, ``{".figure.svg": ..., ".png": ...}``: the chart with its caption
+    (:func:`captioned_svg`), and that drawn as a PNG (kept in *cache_dir* by a hash of the SVG)."""
+    figure = captioned_svg(svg, caption)
+    cached = None
+    if cache_dir is not None:
+        version = vlc.__version__ if hasattr(vlc, "__version__") else ""
+        digest = hashlib.sha256(f"{version}|{PNG_SCALE}|{figure}".encode()).hexdigest()
+        cached = cache_dir / f"{digest}.png"
+    png = read_signed(cached) if cached is not None else None
+    if png is None:
+        png = bytes(vlc.svg_to_png(figure, scale=PNG_SCALE))
+        if cached is not None:
+            with contextlib.suppress(OSError):  # a read-only cache only costs the next build the drawing
+                write_signed(cached, png)
+    return {".figure.svg": figure.encode("utf-8"), ".png": png}
 
 
 def failure(err: bytes) -> str:
@@ -246,17 +303,20 @@ def main() -> None:
     for line in sys.stdin.buffer:
         if not line.strip():
             return
-        spec, dest = json.loads(line)
+        spec, dest, *figure = json.loads(line)
         if spec is None:  # Drawing.warm_up: the engine started, nothing kept
             vlc.vegalite_to_svg(WARM_UP_SPEC)
             continue
         try:
             svg = to_svg(spec, cache, drawn)
+            files = figure_files(svg, figure[0], cache) if figure and figure[0] else {}
         except Exception as exc:  # noqa: BLE001 - reported by the build, with the chart's name
             said = " ".join(ln.strip() for ln in str(exc).strip().splitlines()[:2])[:300]
             sys.exit(f"{ERROR}{Path(dest).name}: {type(exc).__name__}: {said}")
         Path(dest).parent.mkdir(parents=True, exist_ok=True)
         Path(dest).write_text(svg, encoding="utf-8")
+        for suffix, data in files.items():
+            Path(dest).with_name(Path(dest).stem + suffix).write_bytes(data)
 
 
 if __name__ == "__main__":

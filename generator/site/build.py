@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from generator.article.ahead import CompileAhead
-from generator.article.charts import load_altair
+from generator.article.charts import DOWNLOADS, chart_csv, load_altair
 from generator.article.figures import ledger_calc, ledger_format, ledger_row
 from generator.article.functions import Library, Prices
 from generator.article.pool import Outcome, render_articles
@@ -241,6 +241,14 @@ def _writes(
         for r in p.rendered
         for ch in r.charts
     ]
+    writes += [  # each chart's data, to take away (its SVG and PNG are drawn with its fallback)
+        (
+            docs / "charts" / DOWNLOADS["csv"].format(name=ch.name),
+            functools.partial(_write_text, functools.partial(chart_csv, ch.rows)),
+        )
+        for r in p.rendered
+        for ch in r.charts
+    ]
     return writes
 
 
@@ -297,7 +305,7 @@ def svg_fallbacks(drawing: Drawing, docs: Path) -> Callable[[Rendered], None]:
 
     def draw(r: Rendered) -> None:
         for ch in r.charts:
-            drawing.add(fallback_spec(ch.spec), docs / "charts" / f"{ch.name}.svg")
+            drawing.add(fallback_spec(ch.spec), docs / "charts" / f"{ch.name}.svg", ch.figure_caption)
 
     return draw
 
@@ -547,7 +555,8 @@ def write_site(
     finally:
         drawing.cancel()
     charts = docs / "charts"
-    for svg in sorted(charts.glob("*.svg")) if charts.is_dir() else []:
+    drawn = [*charts.glob("*.svg"), *charts.glob("*.png")] if charts.is_dir() else []
+    for svg in sorted(drawn):  # the fallbacks and the figures to take away
         shutil.copy2(svg, new_site / "charts" / svg.name)
     if keep_docs is not None:
         shutil.copytree(docs, keep_docs, dirs_exist_ok=True)

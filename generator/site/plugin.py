@@ -218,6 +218,8 @@ class GpuInsightsPlugin(BasePlugin[GpuInsightsConfig]):
 #: the charts the generator writes as raw HTML (generator.article.render), which MkDocs leaves as
 #: they are: their spec and SVG fallback named relative to the page's Markdown file
 _CHART = re.compile(r'(<div class="gi-vega" data-spec=")([^"]+)(">\s*<img src=")([^"]+)(")')
+#: the links to a chart's files to take away (generator.article.charts.downloads_html)
+_CHART_FILE = re.compile(r'(<a class="gi-chart-file" href=")([^"]+)(")')
 
 
 def chart_urls(html: str, src_uri: str, url: str) -> str:
@@ -233,7 +235,8 @@ def chart_urls(html: str, src_uri: str, url: str) -> str:
         target = posixpath.normpath(posixpath.join(base, parts.path))
         return get_relative_url(target, url) + (f"?{parts.query}" if parts.query else "")
 
-    return _CHART.sub(lambda m: f"{m[1]}{moved(m[2])}{m[3]}{moved(m[4])}{m[5]}", html)
+    html = _CHART.sub(lambda m: f"{m[1]}{moved(m[2])}{m[3]}{moved(m[4])}{m[5]}", html)
+    return _CHART_FILE.sub(lambda m: f"{m[1]}{moved(m[2])}{m[3]}", html)
 
 
 def sync_tree(src: Path, dest: Path) -> None:

@@ -142,8 +142,10 @@ RELATIVE_LINK = re.compile(r"\]\((?![a-zA-Z][\w+.-]*:|#|/|\.\./)([^)\s]+)\)")
 def one_folder_down(markdown: str) -> str:
     """The article's relative links and charts as seen from ``review/``, one folder down."""
     markdown = RELATIVE_LINK.sub(r"](../\1)", markdown)
-    return markdown.replace('data-spec="charts/', 'data-spec="../charts/').replace(
-        'src="charts/', 'src="../charts/'
+    return (
+        markdown.replace('data-spec="charts/', 'data-spec="../charts/')
+        .replace('src="charts/', 'src="../charts/')
+        .replace('class="gi-chart-file" href="charts/', 'class="gi-chart-file" href="../charts/')
     )
 
 

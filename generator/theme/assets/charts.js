@@ -1,17 +1,59 @@
 // The site's script. Draw every chart from its Vega-Lite spec with the bundled Vega (no network
 // beyond this site): the chart fills its column (the spec's width is "container") and follows the
 // page's light or dark palette; the static SVG stays in place until the chart is drawn, and when it
-// cannot be. And footnotes: a note shows one back-link (site.css hides the others Python-Markdown
+// cannot be; a tap on a mark shows its details under the chart. And footnotes: a note shows one back-link (site.css hides the others Python-Markdown
 // writes, one per marker), which leads back to the marker the reader followed. And a table that
 // scrolls sideways can be reached with the keyboard.
 (function () {
   var DARK = {
     background: null,
     axis: {labelColor: "#e2e4e9", titleColor: "#e2e4e9", gridColor: "#3a3d4d", domainColor: "#8c8fa3", tickColor: "#8c8fa3"},
+    legend: {labelColor: "#e2e4e9", titleColor: "#e2e4e9"},
     title: {color: "#e2e4e9"},
     text: {color: "#e2e4e9"}
   };
-  var LIGHT = {background: null, axis: {labelColor: "#333", titleColor: "#333"}, title: {color: "#222"}};
+  var LIGHT = {
+    background: null,
+    axis: {labelColor: "#333", titleColor: "#333"},
+    legend: {labelColor: "#333", titleColor: "#333"},
+    title: {color: "#222"}
+  };
+
+  // A tap (or a click) on a mark shows what its tooltip shows, under the chart: a phone has no
+  // hover. Tapping the chart outside the marks, or the same mark again, hides it.
+  function details(el) {
+    var box = el.querySelector(".gi-chart-details");
+    if (!box) {
+      box = document.createElement("div");
+      box.className = "gi-chart-details";
+      box.setAttribute("aria-live", "polite");
+      box.hidden = true;
+      el.appendChild(box);
+    }
+    return box;
+  }
+
+  function showDetails(el, item) {
+    var box = details(el);
+    var tip = item && item.tooltip;
+    if (!tip || typeof tip !== "object" || box.__giItem === item) {
+      box.hidden = true;
+      box.__giItem = null;
+      return;
+    }
+    var list = document.createElement("dl");
+    Object.keys(tip).forEach(function (key) {
+      var term = document.createElement("dt");
+      var value = document.createElement("dd");
+      term.textContent = key;
+      value.textContent = String(tip[key]);
+      list.appendChild(term);
+      list.appendChild(value);
+    });
+    box.replaceChildren(list);
+    box.hidden = false;
+    box.__giItem = item;
+  }
 
   function dark() {
     return document.body.getAttribute("data-md-color-scheme") === "slate";
@@ -66,6 +108,7 @@
         }
         if (el.__giView) { el.__giView.finalize(); }
         el.__giView = res.view;
+        res.view.addEventListener("click", function (event, item) { showDetails(el, item); });
       })
       .catch(function (err) { el.setAttribute("data-error", String(err)); });
   }
