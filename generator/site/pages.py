@@ -435,14 +435,47 @@ def benchmark_facts(benchmark: str, manifest: Manifest, table: ResultsTable) -> 
             f"| [v{v}](../rounds/v{v}.md) | {md(', '.join(scen))} | {units} | "
             f"{submitters:,} | {systems:,} | {results:,} |"
         )
+    present = {s for ss in scenarios.values() for s in ss}
+    return (
+        lines + latency_bounds(benchmark, present, manifest) + _benchmark_compat(benchmark, manifest, table)
+    )
+
+
+#: the scenarios whose runs the inference rules bound by latency (a Server or Interactive run is
+#: valid only within them; Offline has none, SingleStream and MultiStream report a latency)
+BOUNDED_SCENARIOS = ("Server", "Interactive")
+
+
+def latency_bounds(benchmark: str, scenarios: Iterable[str], manifest: Manifest) -> list[str]:
+    """The latency bounds of each bounded scenario a benchmark has (``data/benchmarks.toml``), and
+    the scenarios whose bounds the publication's sources do not state: a bound is never guessed.
+
+    ``Server: TTFT 3,000 ms, TPOT 80 ms`` then ``Not stated in this publication's sources: Interactive``."""
     rule = manifest.rules.benchmarks.get(benchmark)
-    bounds = [
-        f"{md(s)}: " + ", ".join(f"{md(k.removesuffix('_ms').upper())} {v:,g} ms" for k, v in b.items())
-        for s, b in (rule.latency.items() if rule else ())
-    ]
-    if bounds:
-        lines += ["", f"Latency bounds of the inference rules: {'; '.join(bounds)}."]
-    return lines + _benchmark_compat(benchmark, manifest, table)
+    latency = rule.latency if rule else {}
+    bounded = sorted((s for s in set(scenarios) | set(latency) if s in BOUNDED_SCENARIOS), key=scenario_key)
+    known = [s for s in bounded if latency.get(s)]
+    unknown = [s for s in bounded if not latency.get(s)]
+    out = []
+    if known:
+        stated = "; ".join(
+            f"{md(s)}: "
+            + ", ".join(f"{md(k.removesuffix('_ms').upper())} {_number(v)} ms" for k, v in latency[s].items())
+            for s in known
+        )
+        out.append(f"Latency bounds of the inference rules: {stated}.")
+    if unknown:
+        which = " and ".join(md(s) for s in unknown)
+        out.append(
+            f"The latency bounds of the inference rules for {which} are not stated in the sources this "
+            "publication holds."
+        )
+    return ["", " ".join(out)] if out else []
+
+
+def _number(v: float) -> str:
+    """A bound as the rules print it: ``3000`` → ``3,000``, ``0.5`` → ``0.5``."""
+    return f"{v:,.0f}" if float(v).is_integer() else f"{v:,g}"
 
 
 def _round_compat(version: str, rnd: Round, manifest: Manifest, table: ResultsTable) -> str:
