@@ -3,9 +3,15 @@
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
 
+from generator import audit
+from generator.article.figures import Figure
 from generator.data.manifest import Manifest
+from generator.data.table import ResultsTable
 from generator.site.pages import latency_bounds
+
+from .test_render import render
 
 
 # ---------------------------------------------------------------- latency bounds
@@ -42,3 +48,26 @@ def test_a_bound_in_a_scenario_the_data_lacks_is_still_printed(manifest: Manifes
         "",
         "Latency bounds of the inference rules: Server: LATENCY 15.5 ms.",
     ]
+
+
+# ---------------------------------------------------------------- minus signs
+def test_a_negative_change_prints_the_minus_sign_in_prose_and_tables(
+    tmp_path: Path, tiny: ResultsTable, manifest: Manifest
+) -> None:
+    out = render(
+        tmp_path,
+        tiny,
+        manifest,
+        '{% set a = per_gpu("6.1-0001", "gpt-oss-120b", "Server") %}'
+        '{% set b = per_gpu("6.1-0002", "gpt-oss-120b", "Server") %}'
+        "B200 is {{ pct_change(b, a) }} against B300.\n\n| Change |\n|--:|\n| {{ pct_change(b, a) }} |\n",
+    )
+    assert "B200 is \u221225.0% against B300." in out
+    assert "| \u221225.0% |" in out
+    assert "-25" not in out
+
+
+def test_the_audit_prints_the_minus_sign_as_the_article_does() -> None:
+    assert audit.printed(-14.46, "pct", {}) == "\u221214.5%"
+    assert audit.printed(-0.04, "pct", {}) == "0.0%"
+    assert str(Figure(-14.46, "pct")) == "\u221214.5%"
