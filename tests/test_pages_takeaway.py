@@ -7,10 +7,14 @@ from pathlib import Path
 
 from generator import audit
 from generator.article.figures import Figure
+from generator.article.functions import Library, Prices
+from generator.article.render import Rendered, Renderer, load_article
 from generator.data.manifest import Manifest
 from generator.data.table import ResultsTable
+from generator.site.anchors import heading_ids, slugify, with_figure_ids, with_heading_ids
 from generator.site.pages import latency_bounds
 
+from .conftest import ROOT, tiny_row, write_results
 from .test_render import render
 
 
@@ -71,3 +75,73 @@ def test_the_audit_prints_the_minus_sign_as_the_article_does() -> None:
     assert audit.printed(-14.46, "pct", {}) == "\u221214.5%"
     assert audit.printed(-0.04, "pct", {}) == "0.0%"
     assert str(Figure(-14.46, "pct")) == "\u221214.5%"
+
+
+# ---------------------------------------------------------------- anchors
+HEADED = (
+    '{% set a = per_gpu("6.1-0001", "gpt-oss-120b", "Server") %}'
+    '{% set b = per_gpu("6.1-0002", "gpt-oss-120b", "Server") %}'
+    "# B300 against B200 in v6.1\n\n"
+    "## B300 is {{ pct_change(a, b) }} ahead of the B200, at {{ a }} tokens/s on {{ a.family }}\n\n"
+    "Text.\n\n## Details\n\nMore.\n\n## Details\n\nAgain.\n"
+)
+
+
+def rendered(tmp_path: Path, table: ResultsTable, manifest: Manifest, body: str) -> Rendered:
+    path = tmp_path / "article.md"
+    path.write_text(f"---\ntitle: T\n---\n{body}", encoding="utf-8")
+    lib = Library(table, manifest, Prices.load(ROOT / "data" / "prices.toml"))
+    return Renderer(lib).render(load_article(path))
+
+
+def test_a_heading_anchor_leaves_out_the_numbers_it_prints_so_a_correction_keeps_links(
+    tmp_path: Path, manifest: Manifest
+) -> None:
+    ids = []
+    for b200 in (60000.0, 61000.0):  # a corrected B200 result: every printed number changes
+        rows = [
+            tiny_row("6.1-0001", "gpt-oss-120b", "Server", 80000.0),
+            tiny_row("6.1-0002", "gpt-oss-120b", "Server", b200, accelerator="NVIDIA B200-SXM-180GB"),
+        ]
+        table = ResultsTable.from_dir(write_results(tmp_path / f"r{b200:.0f}", rows), manifest)
+        ids.append(heading_ids(rendered(tmp_path, table, manifest, HEADED)))
+    assert (
+        ids[0]
+        == ids[1]
+        == {
+            0: "b300-against-b200-in-v61",
+            2: "b300-is-ahead-of-the-b200-at-tokenss-on-b300",
+            6: "details",
+            10: "details_1",
+            14: "mlperf-result-footnotes-and-entry-ids",  # generated: its words
+        }
+    )
+
+
+def test_a_heading_naming_its_own_id_and_a_hand_written_article_keep_their_words(
+    tmp_path: Path, tiny: ResultsTable, manifest: Manifest
+) -> None:
+    r = rendered(tmp_path, tiny, manifest, "## Mine {: #chosen }\n\nText.\n\n## 8 GPUs, 26% apart\n\nText.\n")
+    assert heading_ids(r) == {4: "8-gpus-26-apart"}  # typed numbers are the author's words
+    assert with_heading_ids(r).split("\n")[:5] == [
+        "## Mine {: #chosen }",
+        "",
+        "Text.",
+        "",
+        "## 8 GPUs, 26% apart {#8-gpus-26-apart}",
+    ]
+
+
+def test_slugify_drops_markers_links_and_markup() -> None:
+    assert slugify("Why the **5.7×** [headline](x.md) in MLPerf® v6.1[^\\[1\\]](#mlperf-fn-1)") == (
+        "why-the-57-headline-in-mlperf-v61"
+    )
+
+
+def test_a_figure_caption_gets_an_anchor_by_its_number_and_a_permalink() -> None:
+    out = with_figure_ids("text\n\n*Figure 2: Best rows, 14,211 per GPU.*[^1]\n")
+    assert out.split("\n")[2:4] == [
+        '*Figure 2: Best rows, 14,211 per GPU.*[^1] <a class="headerlink" href="#figure-2" '
+        'title="Link to this figure">¶</a>',
+        "{: #figure-2 .gi-figure-caption }",
+    ]

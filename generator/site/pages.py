@@ -8,6 +8,7 @@ the compliance reports and the template line numbers.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import functools
 import html
@@ -26,6 +27,7 @@ import yaml
 from generator.article.escape import attr, md, md_block, safe_url
 from generator.article.footnotes import SUITE_NAMES, scenario_key, source_label
 from generator.article.render import Rendered, loaded_files
+from generator.article.tables import derived_tables
 from generator.check import Finding, by_path
 from generator.data.listing import listing_markdown
 from generator.data.manifest import Manifest, Round
@@ -33,6 +35,7 @@ from generator.data.results import version_key
 from generator.data.table import ResultsTable
 from generator.errors import BuildError
 from generator.project import CONFIG_NAME, read_mkdocs_yml
+from generator.site.anchors import with_figure_ids, with_heading_ids
 from generator.site.feed import feed_text, xml_text
 from generator.site.reader import (
     PUBLISHER,
@@ -264,7 +267,9 @@ def article_page(r: Rendered, ctx: NoteContext, pub: Publication) -> str:
     if r.missing:  # a page saying what it needs, not an article: out of the feed, sitemap and search
         meta |= UNBUILT_META
     head = yaml.safe_dump(meta, sort_keys=True, allow_unicode=True, default_flow_style=False)
-    body = r.markdown if r.missing else reader_markdown(r, ctx)
+    body = (
+        r.markdown if r.missing else reader_markdown(dataclasses.replace(r, markdown=reader_source(r)), ctx)
+    )
     line = byline(r)
     if line and not r.missing:
         body = re.sub(
@@ -274,6 +279,31 @@ def article_page(r: Rendered, ctx: NoteContext, pub: Publication) -> str:
             count=1,
         )
     return f"---\n{head}---\n\n{body}"
+
+
+def reader_source(r: Rendered) -> str:
+    """The rendered article the reader's page is made from: headings anchored by their words, not
+    the numbers they print, and figures by their number (:mod:`generator.site.anchors`); under
+    each table that prints figures, a link to it as CSV (:func:`table_files`)."""
+    lines = with_heading_ids(r).split("\n")  # line for line the rendered Markdown's
+    for t in derived_tables(r.markdown, r.uses):
+        name = table_csv_name(r.article.slug, t.number)
+        what = t.title or "this table"
+        lines[t.end] += (
+            f'\n\n[Download {what} as CSV]({name}){{: .gi-table-csv download="{name.rsplit("/", 1)[-1]}" }}'
+            " (the cells as printed, and the entry IDs each row cites)"
+        )
+    return with_figure_ids("\n".join(lines))
+
+
+def table_csv_name(slug: str, number: int) -> str:
+    """Where an article's derived table *number* is written as CSV: ``tables/<slug>-<number>.csv``."""
+    return f"tables/{slug}-{number}.csv"
+
+
+def table_files(r: Rendered) -> list[tuple[str, PageMaker]]:
+    """The CSV file of each table of *r* that prints figures, written with the pages."""
+    return [(table_csv_name(r.article.slug, t.number), t.csv) for t in derived_tables(r.markdown, r.uses)]
 
 
 def _by_date(rendered: list[Rendered]) -> list[Rendered]:
@@ -707,6 +737,7 @@ def page_makers(
     for r in rendered:
         if r.article.slug in slugs:
             pages.append((f"{r.article.slug}.md", functools.partial(article_page, r, ctx, pub)))
+            pages += [] if r.missing else table_files(r)
         mine = grouped.get(str(r.article.path), [])
         pages.append(
             (f"review/{r.article.slug}.md", functools.partial(_review, r, mine, r.article.slug in slugs))
