@@ -12,7 +12,8 @@ from generator.article.render import Rendered, Renderer, load_article
 from generator.data.manifest import Manifest
 from generator.data.table import ResultsTable
 from generator.site.anchors import heading_ids, slugify, with_figure_ids, with_heading_ids
-from generator.site.pages import latency_bounds
+from generator.site.families import citing, families_index, families_of, family_slug
+from generator.site.pages import Publication, family_page, latency_bounds, page_makers, site_nav
 
 from .conftest import ROOT, tiny_row, write_results
 from .test_render import render
@@ -145,3 +146,60 @@ def test_a_figure_caption_gets_an_anchor_by_its_number_and_a_permalink() -> None
         'title="Link to this figure">¶</a>',
         "{: #figure-2 .gi-figure-caption }",
     ]
+
+
+# ---------------------------------------------------------------- family pages
+def test_family_slugs_name_one_page_each() -> None:
+    assert family_slug("RTX PRO 6000") == "rtx-pro-6000"
+    assert family_slug("MI325X+MI300X") == "mi325x-mi300x"
+
+
+def test_a_family_page_lists_its_rows_by_round_and_the_articles_citing_it(
+    tmp_path: Path, tiny: ResultsTable, manifest: Manifest
+) -> None:
+    r = rendered(tmp_path, tiny, manifest, 'B300: {{ per_gpu("6.1-0001", "gpt-oss-120b", "Server") }}.\n')
+    assert families_of(tiny) == ["B200", "B300", "GB300", "MI355X"]
+    assert citing([r]) == {"B300": [r]}
+    page = family_page("B300", tiny, manifest, [r], Publication("My publication"))
+    lines = page.split("\n")
+    assert lines[0] == "# B300 in MLPerf® Inference"
+    assert lines[2] == (
+        "Every official MLPerf® Inference result of NVIDIA B300 systems in the rounds this site loaded "
+        "([v6.1](../rounds/v6.1.md), [v6.0](../rounds/v6.0.md)): 3 results of 2 systems from 1 submitter, "
+        "newest round first."
+    )
+    assert "derived metrics computed by My publication" in lines[4]
+    at = lines.index("## v6.1")
+    assert lines[at : at + 8] == [
+        "## v6.1",
+        "",
+        "### Closed Datacenter, v6.1",
+        "",
+        "| Entry | Submitter | Benchmark | Scenario | Category | GPUs | Result | Units | Per GPU |",
+        "|---|---|---|---|---|--:|--:|---|--:|",
+        '| <span class="gi-id">6.1-0001</span> | ExampleCorp | gpt-oss-120b | Server | Available | 8 | 80,000 | Tokens/s | 10,000 |',
+        '| <span class="gi-id">6.1-0001</span> | ExampleCorp | gpt-oss-120b | Offline | Available | 8 | 88,000 | Tokens/s | 11,000 |',
+    ]
+    assert lines.index("## v6.0") > at
+    assert "### [T](../article.md)" in page
+    assert page.rstrip().endswith("See www.mlcommons.org for more information.")
+
+
+def test_every_family_has_a_page_and_the_navigation_lists_the_cited_ones(
+    tmp_path: Path, tiny: ResultsTable, manifest: Manifest
+) -> None:
+    r = rendered(tmp_path, tiny, manifest, 'B300: {{ per_gpu("6.1-0001", "gpt-oss-120b", "Server") }}.\n')
+    names = [name for name, _ in page_makers([r], tiny, manifest, True, [], Publication())]
+    assert [n for n in names if n.startswith("families/")] == [
+        "families/index.md",
+        "families/b200.md",
+        "families/b300.md",
+        "families/gb300.md",
+        "families/mi355x.md",
+    ]
+    nav = site_nav([r], tiny, manifest, changes=False, sample=True)
+    assert {
+        "Accelerators": [{"All accelerator families": "families/index.md"}, {"B300": "families/b300.md"}]
+    } in nav
+    index = families_index(tiny, manifest, citing([r]))
+    assert "| [B300](b300.md) | NVIDIA | v6.1, v6.0 | 3 | 2 | 1 |" in index

@@ -19,6 +19,9 @@ from generator.article.sourcemap import EXPR
 if TYPE_CHECKING:
     from generator.article.render import Rendered
 
+#: the heading of the notes the generator writes (generator.article.render.FOOTNOTES_HEADING)
+FOOTNOTES_HEADING = "## MLPerf® result footnotes and entry IDs"
+
 HEADING = re.compile(r"^(#{1,6})[ \t]+(.+?)[ \t]*#*[ \t]*$")
 #: a heading that names its id already (attr_list): kept as it is
 HAS_ID = re.compile(r"\{[^{}]*#[\w\-:.]+[^{}]*\}\s*$")
@@ -91,7 +94,10 @@ def with_heading_ids(r: Rendered) -> str:
     ids = heading_ids(r)
     lines = r.markdown.split("\n")
     for i, slug in ids.items():
-        lines[i] = f"{lines[i].rstrip()} {{#{slug}}}"
+        # the notes list every entry ID the article cites: left out of search, whose answer to an
+        # entry ID was that wall, every "6.1" of it highlighted
+        unsearched = " data-search-exclude" if lines[i].startswith(FOOTNOTES_HEADING) else ""
+        lines[i] = f"{lines[i].rstrip()} {{#{slug}{unsearched}}}"
     return "\n".join(lines)
 
 

@@ -36,6 +36,7 @@ from generator.data.table import ResultsTable
 from generator.errors import BuildError
 from generator.project import CONFIG_NAME, read_mkdocs_yml
 from generator.site.anchors import with_figure_ids, with_heading_ids
+from generator.site.families import citing, families_index, families_of, family_sections, family_slug
 from generator.site.feed import feed_text, xml_text
 from generator.site.reader import (
     PUBLISHER,
@@ -366,6 +367,7 @@ def index_page(rendered: list[Rendered], table: ResultsTable, sample: bool, pub:
     if cited:
         n = "one benchmark" if len(cited) == 1 else f"{len(cited)} benchmarks"
         lines.append(f"- [The {n} the articles cite](benchmarks/index.md), with their rounds and units")
+    lines.append("- [Accelerator families](families/index.md), each with its results in every round")
     return "\n".join(lines) + "\n"
 
 
@@ -579,6 +581,31 @@ def benchmark_page(benchmark: str, rendered: list[Rendered], manifest: Manifest,
     return "\n".join(lines) + "\n"
 
 
+def family_page(
+    family: str, table: ResultsTable, manifest: Manifest, articles: list[Rendered], pub: Publication
+) -> str:
+    """An accelerator family: its rows in every round loaded, the articles citing it
+    (:mod:`generator.site.families`)."""
+    lines = [*family_sections(family, table, manifest, pub.name), "", "## Articles", ""]
+    for r in _by_date(articles):
+        lines += article_item(r, "../")
+    if not articles:
+        lines += ["No article cites this family yet.", ""]
+    return "\n".join(lines + [TRADEMARK]) + "\n"
+
+
+def _family(
+    family: str, table: ResultsTable, manifest: Manifest, articles: list[Rendered], pub: Publication
+) -> str:
+    desc = f"Every official MLPerf® Inference result of {family} systems, round by round, and the articles citing them."
+    return titled(family_page(family, table, manifest, articles, pub), description=attr(desc))
+
+
+def _families_index(table: ResultsTable, manifest: Manifest, cited: dict[str, list[Rendered]]) -> str:
+    desc = "The accelerator families of the official MLPerf® Inference results, each with its results in every round."
+    return titled(families_index(table, manifest, cited), description=desc)
+
+
 def benchmarks_index(benchmarks: list[str], manifest: Manifest, table: ResultsTable) -> str:
     """Every benchmark the articles cite: its name, the rounds that have it and its units."""
     lines = [
@@ -762,6 +789,11 @@ def page_makers(
         pages.append(
             (f"benchmarks/{bench_slug(b)}.md", functools.partial(_benchmark, b, shown, manifest, table))
         )
+    by_family = citing(shown)
+    pages.append(("families/index.md", functools.partial(_families_index, table, manifest, by_family)))
+    for fam in families_of(table):
+        page = functools.partial(_family, fam, table, manifest, by_family.get(fam, []), pub)
+        pages.append((f"families/{family_slug(fam)}.md", page))
     return pages
 
 
@@ -888,6 +920,9 @@ def site_nav(
         items = [{"All benchmarks": "benchmarks/index.md"}]
         items += [{attr(b): f"benchmarks/{bench_slug(b)}.md"} for b in cited]
         nav.append({"Benchmarks": items})
+    families = [f for f in families_of(table) if f in citing(shown)]  # the ones the articles cite
+    items = [{"All accelerator families": "families/index.md"}]
+    nav.append({"Accelerators": items + [{attr(f): f"families/{family_slug(f)}.md"} for f in families]})
     nav.append({"Data": rounds_nav(table.rounds, lambda v: {f"v{v} as loaded": f"data/v{v}.md"}, DATA_INDEX)})
     if changes:
         nav.append({"Changes": "changes.md"})

@@ -74,7 +74,11 @@ EXTENSIONS = (
 #: articles otherwise renders all of them into every page: a quarter of the MkDocs build)
 FEATURES = ("content.footnote.tooltips", "navigation.prune")
 EXTRA_CSS = ("assets/site.css",)
-EXTRA_JS = ("assets/vega-bundle.js", "assets/charts.js")
+EXTRA_JS = (
+    "assets/vega-bundle.js",
+    "assets/charts.js",
+    "assets/takeaway.js",
+)  # takeaway: sortable tables, permalinks
 
 
 @contextmanager

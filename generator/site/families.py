@@ -1,0 +1,144 @@
+"""A page per accelerator family: its rows in every round loaded, and the articles citing it.
+
+``families/<slug>.md`` lists every official result whose accelerators are of the family
+(``data/accelerators.toml``), newest round first, one table per division and suite; search
+lands on it (an entry ID, a family name, a submitter). ``families/index.md`` lists the families.
+A system of several families (``MI325X+MI300X``) is a family of its own, with its own page.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+from generator.article.escape import md
+from generator.article.footnotes import SUITE_NAMES, scenario_key
+from generator.data.results import version_key
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from generator.article.render import Rendered
+    from generator.data.manifest import Manifest
+    from generator.data.table import ResultsTable
+
+#: the columns of a family's table of rows
+HEADER = "| Entry | Submitter | Benchmark | Scenario | Category | GPUs | Result | Units | Per GPU |"
+ALIGN = "|---|---|---|---|---|--:|--:|---|--:|"
+
+
+def family_slug(family: str) -> str:
+    """A family's page name: ``RTX PRO 6000`` → ``rtx-pro-6000``, ``MI325X+MI300X`` → ``mi325x-mi300x``."""
+    return re.sub(r"[^a-z0-9]+", "-", family.lower()).strip("-") or "family"
+
+
+def families_of(table: ResultsTable) -> list[str]:
+    """The families with rows in *table* (CPU-only rows have none), by name."""
+    return sorted({str(f) for f in table.df["family"].tolist() if isinstance(f, str) and f}, key=str.lower)
+
+
+def citing(rendered: Iterable[Rendered]) -> dict[str, list[Rendered]]:
+    """The articles citing a row of each family (through any figure they print)."""
+    out: dict[str, list[Rendered]] = {}
+    for r in rendered:
+        fams = {row.family for u in r.uses for row in u.figure.entries if row.family}
+        for f in fams:
+            out.setdefault(f, []).append(r)
+    return out
+
+
+def _count(n: int, noun: str) -> str:
+    """``1`` → ``1 submitter``, ``14`` → ``14 submitters``."""
+    return f"{n:,} {noun}{'' if n == 1 else 's'}"
+
+
+def _value(v: Any) -> str:
+    """A result as the site prints one: ``14210.6`` → ``14,211``, ``0.23`` → ``0.23``; none → ``—``."""
+    if not isinstance(v, int | float) or math.isnan(v):
+        return "—"
+    return f"{v:,.0f}" if abs(v) >= 100 else f"{v:,.2f}"
+
+
+def _rows(df: pd.DataFrame) -> list[str]:
+    """One table line per row, by benchmark, scenario, then per-GPU value (highest first)."""
+    recs = df.to_dict("records")
+    recs.sort(
+        key=lambda x: (
+            str(x["benchmark"]).lower(),
+            scenario_key(str(x["scenario"])),
+            -(x["per_accelerator"] if x["per_accelerator"] == x["per_accelerator"] else -math.inf),
+            str(x["result_id"]),
+        )
+    )
+    lines = []
+    for x in recs:
+        gpus = x["total_accelerators"]
+        per = x["per_accelerator"] if not x["heterogeneous"] else float("nan")
+        cells = [
+            f'<span class="gi-id">{md(str(x["result_id"]))}</span>',
+            md(str(x["submitter"])),
+            md(str(x["benchmark"])),
+            md(str(x["scenario"])),
+            md(str(x["category"]).capitalize()),
+            f"{int(gpus):,}" if gpus == gpus else "—",
+            _value(x["result"]),
+            md(str(x["units"])),
+            _value(per),
+        ]
+        lines.append("| " + " | ".join(cells) + " |")
+    return lines
+
+
+def family_sections(family: str, table: ResultsTable, manifest: Manifest, publisher: str) -> list[str]:
+    """A family page's text up to its articles: what it lists, then its rows in each round loaded
+    (newest first), one table per division and suite."""
+    df = table.df[table.df["family"] == family]
+    vendor = manifest.families.vendor(family) if "+" not in family else ""
+    rounds = sorted(set(df["round"].tolist()), key=version_key, reverse=True)
+    who = f"{md(vendor)} " if vendor else ""
+    lines = [
+        f"# {md(family)} in MLPerf® Inference",
+        "",
+        f"Every official MLPerf® Inference result of {who}{md(family)} systems in the rounds this site "
+        f"loaded ({', '.join(f'[v{v}](../rounds/v{v}.md)' for v in rounds)}): {_count(len(df), 'result')} of "
+        f"{_count(df['result_id'].nunique(), 'system')} from {_count(df['submitter'].nunique(), 'submitter')}, "
+        "newest round first.",
+        "",
+        "Per-GPU values divide a system's result by its accelerators: they are derived metrics "
+        f"computed by {md(publisher)}, not official MLPerf® results, and are given for systems of one "
+        "family only. Latency results are not divided. Results not verified by MLCommons Association.",
+    ]
+    for v in rounds:
+        mine = df[df["round"] == v]
+        lines += ["", f"## v{v}"]
+        for (division, suite), part in mine.groupby(["division", "suite"], sort=True):
+            title = f"{str(division).capitalize()} {SUITE_NAMES.get(str(suite), str(suite).capitalize())}"
+            lines += ["", f"### {md(title)}, v{v}", "", HEADER, ALIGN, *_rows(part)]
+    return lines
+
+
+def families_index(table: ResultsTable, manifest: Manifest, cited: dict[str, list[Rendered]]) -> str:
+    """Every family with rows in the results: its vendor, rounds, results, systems and articles."""
+    lines = [
+        "# Accelerator families",
+        "",
+        "The accelerator families of the official MLPerf® Inference results this site loaded, each "
+        "with a page listing its results in every round (systems without accelerators are not listed).",
+        "",
+        "| Family | Vendor | Rounds | Results | Systems | Articles |",
+        "|---|---|---|--:|--:|--:|",
+    ]
+    df = table.df
+    for fam in families_of(table):
+        mine = df[df["family"] == fam]
+        rounds = ", ".join(
+            f"v{v}" for v in sorted(set(mine["round"].tolist()), key=version_key, reverse=True)
+        )
+        vendor = manifest.families.vendor(fam) if "+" not in fam else "several"
+        lines.append(
+            f"| [{md(fam)}]({family_slug(fam)}.md) | {md(vendor)} | {rounds} | {len(mine):,} | "
+            f"{mine['result_id'].nunique():,} | {len(cited.get(fam, [])):,} |"
+        )
+    return "\n".join(lines) + "\n"
