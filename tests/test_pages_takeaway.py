@@ -170,15 +170,22 @@ def test_a_family_page_lists_its_rows_by_round_and_the_articles_citing_it(
     )
     assert "derived metrics computed by My publication" in lines[4]
     at = lines.index("## v6.1")
-    assert lines[at : at + 8] == [
+    assert lines[at : at + 15] == [
         "## v6.1",
         "",
         "### Closed Datacenter, v6.1",
         "",
-        "| Entry | Submitter | Benchmark | Scenario | Category | GPUs | Result | Units | Per GPU |",
-        "|---|---|---|---|---|--:|--:|---|--:|",
-        '| <span class="gi-id">6.1-0001</span> | ExampleCorp | gpt-oss-120b | Server | Available | 8 | 80,000 | Tokens/s | 10,000 |',
-        '| <span class="gi-id">6.1-0001</span> | ExampleCorp | gpt-oss-120b | Offline | Available | 8 | 88,000 | Tokens/s | 11,000 |',
+        "#### gpt-oss-120b Server (Tokens/s) {#v6-1-closed-datacenter-gpt-oss-120b-server}",
+        "",
+        "| Entry | Submitter | GPUs | Result | Per GPU |",
+        "|---|---|--:|--:|--:|",
+        '| <span class="gi-id">6.1-0001</span> | ExampleCorp | 8 | 80,000 | 10,000 |',
+        "",
+        "#### gpt-oss-120b Offline (Tokens/s) {#v6-1-closed-datacenter-gpt-oss-120b-offline}",
+        "",
+        "| Entry | Submitter | GPUs | Result | Per GPU |",
+        "|---|---|--:|--:|--:|",
+        '| <span class="gi-id">6.1-0001</span> | ExampleCorp | 8 | 88,000 | 11,000 |',
     ]
     assert lines.index("## v6.0") > at
     assert "### [T](../article.md)" in page

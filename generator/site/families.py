@@ -24,9 +24,10 @@ if TYPE_CHECKING:
     from generator.data.manifest import Manifest
     from generator.data.table import ResultsTable
 
-#: the columns of a family's table of rows
-HEADER = "| Entry | Submitter | Benchmark | Scenario | Category | GPUs | Result | Units | Per GPU |"
-ALIGN = "|---|---|---|---|---|--:|--:|---|--:|"
+#: the columns of a family's table of one benchmark and scenario (five: a phone shows them without
+#: scrolling sideways; the benchmark, scenario and units are in the table's heading)
+HEADER = "| Entry | Submitter | GPUs | Result | Per GPU |"
+ALIGN = "|---|---|--:|--:|--:|"
 
 
 def family_slug(family: str) -> str:
@@ -62,13 +63,13 @@ def _value(v: Any) -> str:
 
 
 def _rows(df: pd.DataFrame) -> list[str]:
-    """One table line per row, by benchmark, scenario, then per-GPU value (highest first)."""
+    """One table line per row, the highest per-GPU value first (a category other than Available
+    said under the entry)."""
     recs = df.to_dict("records")
     recs.sort(
         key=lambda x: (
-            str(x["benchmark"]).lower(),
-            scenario_key(str(x["scenario"])),
-            -(x["per_accelerator"] if x["per_accelerator"] == x["per_accelerator"] else -math.inf),
+            -_or(x["per_accelerator"], -math.inf),
+            -_or(x["result"], -math.inf),
             str(x["result_id"]),
         )
     )
@@ -76,19 +77,49 @@ def _rows(df: pd.DataFrame) -> list[str]:
     for x in recs:
         gpus = x["total_accelerators"]
         per = x["per_accelerator"] if not x["heterogeneous"] else float("nan")
+        category = str(x["category"])
+        entry = f'<span class="gi-id">{md(str(x["result_id"]))}</span>'
+        if category != "available":
+            entry += (
+                f'<span class="gi-sub">{md(category.capitalize() if category != "rdi" else "RDI")}</span>'
+            )
         cells = [
-            f'<span class="gi-id">{md(str(x["result_id"]))}</span>',
+            entry,
             md(str(x["submitter"])),
-            md(str(x["benchmark"])),
-            md(str(x["scenario"])),
-            md(str(x["category"]).capitalize()),
             f"{int(gpus):,}" if gpus == gpus else "—",
             _value(x["result"]),
-            md(str(x["units"])),
             _value(per),
         ]
         lines.append("| " + " | ".join(cells) + " |")
     return lines
+
+
+def _or(v: Any, default: float) -> float:
+    return float(v) if isinstance(v, int | float) and v == v else default
+
+
+def _tables(df: pd.DataFrame, anchor: str) -> list[str]:
+    """One table per benchmark and scenario of *df* (one round, division and suite), its heading
+    naming them and the units, its anchor stable: made of the names, *anchor* first (the round,
+    division and suite), not of a count (``v6-1-closed-datacenter-gpt-oss-120b-server``)."""
+    out: list[str] = []
+    keys = sorted(
+        {(str(b), str(s)) for b, s in zip(df["benchmark"].tolist(), df["scenario"].tolist(), strict=True)},
+        key=lambda k: (k[0].lower(), scenario_key(k[1])),
+    )
+    for bench, scen in keys:
+        part = df[(df["benchmark"] == bench) & (df["scenario"] == scen)]
+        units = ", ".join(md(str(u)) for u in sorted(set(part["units"].tolist())))
+        slug = re.sub(r"[^a-z0-9]+", "-", f"{anchor} {bench} {scen}".lower()).strip("-")
+        out += [
+            "",
+            f"#### {md(bench)} {md(scen)} ({units}) {{#{slug}}}",
+            "",
+            HEADER,
+            ALIGN,
+            *_rows(part),
+        ]
+    return out
 
 
 def family_sections(family: str, table: ResultsTable, manifest: Manifest, publisher: str) -> list[str]:
@@ -115,7 +146,7 @@ def family_sections(family: str, table: ResultsTable, manifest: Manifest, publis
         lines += ["", f"## v{v}"]
         for (division, suite), part in mine.groupby(["division", "suite"], sort=True):
             title = f"{str(division).capitalize()} {SUITE_NAMES.get(str(suite), str(suite).capitalize())}"
-            lines += ["", f"### {md(title)}, v{v}", "", HEADER, ALIGN, *_rows(part)]
+            lines += ["", f"### {md(title)}, v{v}", *_tables(part, f"v{v} {title}")]
     return lines
 
 

@@ -57,7 +57,7 @@
   function makeSortable(table) {
     if (!table.tHead || !table.tBodies.length || table.tBodies[0].rows.length <= SORTABLE_ROWS) return;
     if (table.closest(".gi-provenance, .footnote, .gi-review")) return;
-    table.classList.add("gi-sortable");
+    table.setAttribute("data-gi-sortable", "");
     Array.prototype.forEach.call(table.tHead.rows[0].cells, function (th, col) {
       var button = document.createElement("button");
       button.type = "button";
