@@ -2,8 +2,15 @@
 
 from __future__ import annotations
 
+import csv
 import dataclasses
+import io
+import re
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from generator import audit
 from generator.article.figures import Figure
@@ -12,10 +19,12 @@ from generator.article.render import Rendered, Renderer, load_article
 from generator.data.manifest import Manifest
 from generator.data.table import ResultsTable
 from generator.site.anchors import heading_ids, slugify, with_figure_ids, with_heading_ids
+from generator.site.build import build
 from generator.site.families import citing, families_index, families_of, family_slug
 from generator.site.pages import Publication, family_page, latency_bounds, page_makers, site_nav
 
-from .conftest import ROOT, tiny_row, write_results
+from .browser import chromium, need_chromium, serve_dir
+from .conftest import ROOT, official_project, tiny_row, write_results
 from .test_render import render
 
 
@@ -210,3 +219,165 @@ def test_every_family_has_a_page_and_the_navigation_lists_the_cited_ones(
     } in nav
     index = families_index(tiny, manifest, citing([r]))
     assert "| [B300](b300.md) | NVIDIA | v6.1, v6.0 | 3 | 2 | 1 |" in index
+
+
+# ---------------------------------------------------------------- in Chromium, on the official results
+ARTICLE = "mlperf-inference-v6.1-per-gpu.html"
+
+
+@pytest.fixture(scope="module")
+def official_site(tmp_path_factory: pytest.TempPathFactory, shared_dir: Path) -> Iterator[tuple[str, Path]]:
+    need_chromium()
+    site = tmp_path_factory.mktemp("takeaway") / "site"
+    project = official_project(site.parent / "project")
+    build(project=project, results=shared_dir, site_dir=site, log=lambda _: None)
+    with serve_dir(site) as url:
+        yield url, site
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with chromium() as b:
+        yield b
+
+
+def _page(browser: Any, url: str, width: int = 1280) -> tuple[Any, Any, list[str]]:
+    outside: list[str] = []
+    context = browser.new_context(viewport={"width": width, "height": 900}, accept_downloads=True)
+    context.grant_permissions(["clipboard-read", "clipboard-write"], origin="/".join(url.split("/")[:3]))
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.route("**/*", lambda route, request: _local(route, request, outside))
+    page.goto(url, wait_until="networkidle")
+    return context, page, errors + outside
+
+
+def _local(route: Any, request: Any, outside: list[str]) -> None:
+    if request.url.startswith(("data:", "blob:", "http://127.0.0.1")):
+        route.continue_()
+    else:
+        outside.append(request.url)
+        route.abort()
+
+
+SORTED = """(id) => {
+  const heading = document.getElementById(id);
+  let el = heading.nextElementSibling;
+  while (el && !el.querySelector("table")) el = el.nextElementSibling;
+  const table = el.querySelector("table");
+  return {
+    sort: [...table.tHead.rows[0].cells].map(c => c.getAttribute("aria-sort")),
+    perGpu: [...table.tBodies[0].rows].map(r => r.cells[4].textContent.trim()),
+    buttons: table.tHead.querySelectorAll("button.gi-sort").length,
+  };
+}"""
+
+
+def test_a_long_table_sorts_by_keyboard_and_says_its_order(
+    official_site: tuple[str, Path], browser: Any
+) -> None:
+    url, _ = official_site
+    context, page, problems = _page(browser, f"{url}/families/b300.html")
+    table = "v6-1-closed-datacenter-deepseek-r1-server"
+    before = page.evaluate(SORTED, table)
+    assert before["buttons"] == 5 and before["sort"] == [None] * 5
+    per_gpu = page.locator(f"#{table} ~ div table button.gi-sort").nth(4)
+    per_gpu.focus()
+    page.keyboard.press("Enter")
+    up = page.evaluate(SORTED, table)
+    assert up["sort"] == [None, None, None, None, "ascending"]
+    numbers = [float(v.replace(",", "")) for v in up["perGpu"]]
+    assert numbers == sorted(numbers) and len(numbers) > 5
+    page.keyboard.press("Space")
+    down = page.evaluate(SORTED, table)
+    assert down["sort"][4] == "descending" and down["perGpu"] == up["perGpu"][::-1]
+    assert problems == []
+    context.close()
+
+
+def test_a_derived_table_downloads_as_csv_matching_the_page(
+    official_site: tuple[str, Path], browser: Any
+) -> None:
+    url, _ = official_site
+    context, page, problems = _page(browser, f"{url}/{ARTICLE}")
+    with page.expect_download() as info:
+        page.get_by_role("link", name="Download Table 1 as CSV").click()
+    rows = list(csv.reader(io.StringIO(Path(info.value.path()).read_text("utf-8"))))
+    shown = page.evaluate(
+        """() => { const link = [...document.querySelectorAll("a.gi-table-csv")][0];
+        let el = link.closest("p").previousElementSibling;
+        while (!el.querySelector("table")) el = el.previousElementSibling;
+        const t = el.querySelector("table");
+        return [...t.rows].map(r => [...r.cells].map(c => c.innerText.replace(/\\s+/g, " ").trim())); }"""
+    )
+    assert rows[0] == [*shown[0], "Entry IDs"]
+    assert len(rows) == len(shown) == 9
+    number = re.compile(r"\d[\d,.]*-?\d*")
+    for got, want in zip(rows[1:], shown[1:], strict=True):
+        assert got[0] == want[0]  # the family
+        for cell, page_cell in zip(got[1:-1], want[1:], strict=True):
+            assert number.findall(cell) == number.findall(page_cell)  # every value and entry ID as printed
+        ids = got[-1].split()
+        assert all(i in ids for c in got[1:-1] for i in re.findall(r"\d+\.\d+-\d{4}", c))
+    assert problems == []
+    context.close()
+
+
+def test_a_heading_permalink_copies_a_link_a_correction_keeps(
+    official_site: tuple[str, Path], browser: Any
+) -> None:
+    url, _ = official_site
+    context, page, problems = _page(browser, f"{url}/{ARTICLE}")
+    anchor = "software-moved-the-mi355x-in-six-months-the-b300-versus-b200-gap-is"
+    assert (
+        page.locator(f"h2#{anchor}").inner_text().startswith("Software moved the MI355X 37.9% in six months")
+    )
+    page.locator(f"h2#{anchor}").hover()
+    page.locator(f"h2#{anchor} a.headerlink").click()
+    page.wait_for_function(
+        "() => document.querySelector('.gi-status')?.textContent.startsWith('Link copied')"
+    )
+    assert page.evaluate("() => navigator.clipboard.readText()") == f"{url}/{ARTICLE}#{anchor}"
+    assert page.locator("#figure-1 a.headerlink").get_attribute("href") == "#figure-1"
+    assert problems == []
+    context.close()
+
+
+def test_searching_an_entry_id_answers_without_a_wall_of_marks(
+    official_site: tuple[str, Path], browser: Any
+) -> None:
+    """Searching "6.1-0052" answered with the notes' and the appendix's walls of entry IDs: 3,011
+    marks, one section holding hundreds of "6.1". The walls are out of the index now: the article
+    citing the entry and its family's page come first, no section with more than a table's marks."""
+    url, _ = official_site
+    context, page, problems = _page(browser, f"{url}/index.html")
+    page.evaluate(
+        "() => { const c = document.getElementById('__search'); c.checked = true; c.dispatchEvent(new Event('change')); }"
+    )
+    page.wait_for_timeout(1000)  # the index loaded
+    page.focus(".md-search__input")
+    page.keyboard.type("6.1-0052")
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('.md-search-result mark')].some(m => m.textContent === '0052')",
+        timeout=20_000,
+    )
+    page.wait_for_timeout(1000)  # the answer to the whole ID, not to a part typed
+    found = page.evaluate(
+        """() => [...document.querySelectorAll('.md-search-result__item')].map(i => ({
+          title: i.querySelector('h1').textContent.trim(),
+          marks: [...i.querySelectorAll('article')].map(a => a.querySelectorAll('mark').length)}))"""
+    )
+    assert [f["title"] for f in found[:2]] == [
+        "MLPerf® Inference v6.1 Per-GPU Results: The 5.7× Headline, Recomputed for Hardware You Can Buy",
+        "B300 in MLPerf® Inference",
+    ]
+    assert max(m for f in found for m in f["marks"]) <= 40, found
+    page.keyboard.press("Control+A")
+    page.keyboard.type("B300")
+    page.wait_for_function(
+        "() => document.querySelector('.md-search-result__item h1')?.textContent.trim() === 'B300 in MLPerf® Inference'",
+        timeout=20_000,
+    )
+    assert problems == []
+    context.close()

@@ -81,7 +81,7 @@ def _rows(df: pd.DataFrame) -> list[str]:
         entry = f'<span class="gi-id">{md(str(x["result_id"]))}</span>'
         if category != "available":
             entry += (
-                f'<span class="gi-sub">{md(category.capitalize() if category != "rdi" else "RDI")}</span>'
+                f' <span class="gi-sub">{md(category.capitalize() if category != "rdi" else "RDI")}</span>'
             )
         cells = [
             entry,

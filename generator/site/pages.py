@@ -294,7 +294,11 @@ def reader_source(r: Rendered) -> str:
             f'\n\n[Download {what} as CSV]({name}){{: .gi-table-csv download="{name.rsplit("/", 1)[-1]}" }}'
             " (the cells as printed, and the entry IDs each row cites)"
         )
-    return with_figure_ids("\n".join(lines))
+    # the appendix lists the entries of every figure: out of search, whose answer to an entry ID it was
+    text = "\n".join(lines).replace(
+        '<details class="gi-provenance"', '<details class="gi-provenance" data-search-exclude'
+    )
+    return with_figure_ids(text)
 
 
 def table_csv_name(slug: str, number: int) -> str:
