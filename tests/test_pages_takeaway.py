@@ -16,12 +16,21 @@ from generator import audit
 from generator.article.figures import Figure
 from generator.article.functions import Library, Prices
 from generator.article.render import Rendered, Renderer, load_article
+from generator.article.tables import cell_text, derived_tables
 from generator.data.manifest import Manifest
 from generator.data.table import ResultsTable
 from generator.site.anchors import heading_ids, slugify, with_figure_ids, with_heading_ids
 from generator.site.build import build
 from generator.site.families import citing, families_index, families_of, family_slug
-from generator.site.pages import Publication, family_page, latency_bounds, page_makers, site_nav
+from generator.site.pages import (
+    Publication,
+    family_page,
+    latency_bounds,
+    page_makers,
+    reader_source,
+    site_nav,
+    table_files,
+)
 
 from .browser import chromium, need_chromium, serve_dir
 from .conftest import ROOT, official_project, tiny_row, write_results
@@ -305,8 +314,8 @@ def test_a_derived_table_downloads_as_csv_matching_the_page(
         page.get_by_role("link", name="Download Table 1 as CSV").click()
     rows = list(csv.reader(io.StringIO(Path(info.value.path()).read_text("utf-8"))))
     shown = page.evaluate(
-        """() => { const link = [...document.querySelectorAll("a.gi-table-csv")][0];
-        let el = link.closest("p").previousElementSibling;
+        """() => { const line = document.querySelector("p.gi-table-csv");
+        let el = line.previousElementSibling;
         while (!el.querySelector("table")) el = el.previousElementSibling;
         const t = el.querySelector("table");
         return [...t.rows].map(r => [...r.cells].map(c => c.innerText.replace(/\\s+/g, " ").trim())); }"""
@@ -381,3 +390,44 @@ def test_searching_an_entry_id_answers_without_a_wall_of_marks(
     )
     assert problems == []
     context.close()
+
+
+# ---------------------------------------------------------------- tables as CSV
+TABLED = (
+    '{% set a = per_gpu("6.1-0001", "gpt-oss-120b", "Server") %}'
+    '{% set b = per_gpu("6.1-0002", "gpt-oss-120b", "Server") %}'
+    "| Plain | Words |\n|---|---|\n| no | figure |\n\n"
+    "*Table 2: two rows.*\n\n"
+    "| Part | Per GPU | Change |\n|---|--:|--:|\n"
+    "| **B300** | {{ a }} | {{ pct_change(a, b) }} |\n"
+    "| B200 | {{ b }} (entry {{ b.entry }}) | — |\n"
+)
+
+
+def test_a_table_that_prints_figures_is_a_csv_with_the_entry_ids_of_each_row(
+    tmp_path: Path, tiny: ResultsTable, manifest: Manifest
+) -> None:
+    r = rendered(tmp_path, tiny, manifest, TABLED)
+    tables = derived_tables(r.markdown, r.uses)
+    assert [(t.number, t.title, t.end) for t in tables] == [(1, "Table 2", 9)]  # the plain table has none
+    assert tables[0].csv() == (
+        "Part,Per GPU,Change,Entry IDs\r\n"
+        'B300,"10,000",33.3%,6.1-0001 6.1-0002\r\n'
+        'B200,"7,500 (entry 6.1-0002)",—,6.1-0002\r\n'
+    )
+    assert [name for name, _ in table_files(r)] == ["tables/article-1.csv"]
+    source = reader_source(r).split("\n")
+    assert source[10:13] == [
+        "",
+        '[Download Table 2 as CSV](tables/article-1.csv){: download="article-1.csv" } (the cells as printed, '
+        "and the entry IDs each row cites)",
+        "{: .gi-table-csv }",
+    ]
+
+
+def test_cell_text_is_the_cell_as_a_reader_reads_it() -> None:
+    assert (
+        cell_text(" **14,211**<br>median 13,604 of 9[^\\[1\\]](#mlperf-fn-1) ")
+        == "14,211; median 13,604 of 9"
+    )
+    assert cell_text(" [B300](families/b300.md) \\| *x* &amp; y ") == "B300 | x & y"

@@ -291,8 +291,8 @@ def reader_source(r: Rendered) -> str:
         name = table_csv_name(r.article.slug, t.number)
         what = t.title or "this table"
         lines[t.end] += (
-            f'\n\n[Download {what} as CSV]({name}){{: .gi-table-csv download="{name.rsplit("/", 1)[-1]}" }}'
-            " (the cells as printed, and the entry IDs each row cites)"
+            f'\n\n[Download {what} as CSV]({name}){{: download="{name.rsplit("/", 1)[-1]}" }}'
+            " (the cells as printed, and the entry IDs each row cites)\n{: .gi-table-csv }"
         )
     # the appendix lists the entries of every figure: out of search, whose answer to an entry ID it was
     text = "\n".join(lines).replace(
