@@ -11,15 +11,13 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from generator.article.escape import md
 from generator.article.footnotes import SUITE_NAMES, scenario_key
 from generator.data.results import version_key
 
 if TYPE_CHECKING:
-    import pandas as pd
-
     from generator.article.render import Rendered
     from generator.data.manifest import Manifest
     from generator.data.table import ResultsTable
@@ -62,19 +60,22 @@ def _value(v: Any) -> str:
     return f"{v:,.0f}" if abs(v) >= 100 else f"{v:,.2f}"
 
 
-def _rows(df: pd.DataFrame) -> list[str]:
+Record = dict[str, Any]
+
+
+def _rows(recs: list[Record]) -> list[str]:
     """One table line per row, the highest per-GPU value first (a category other than Available
     said under the entry)."""
-    recs = df.to_dict("records")
-    recs.sort(
+    ordered = sorted(
+        recs,
         key=lambda x: (
             -_or(x["per_accelerator"], -math.inf),
             -_or(x["result"], -math.inf),
             str(x["result_id"]),
-        )
+        ),
     )
     lines = []
-    for x in recs:
+    for x in ordered:
         gpus = x["total_accelerators"]
         per = x["per_accelerator"] if not x["heterogeneous"] else float("nan")
         category = str(x["category"])
@@ -98,55 +99,57 @@ def _or(v: Any, default: float) -> float:
     return float(v) if isinstance(v, int | float) and v == v else default
 
 
-def _tables(df: pd.DataFrame, anchor: str) -> list[str]:
-    """One table per benchmark and scenario of *df* (one round, division and suite), its heading
+def _grouped(recs: list[Record], *keys: str) -> dict[tuple[str, ...], list[Record]]:
+    """*recs* by the values of *keys*, in first-seen order (in plain Python: a pandas selection
+    per table cost 6 s for the official results' 29 families)."""
+    out: dict[tuple[str, ...], list[Record]] = {}
+    for x in recs:
+        out.setdefault(tuple(str(x[k]) for k in keys), []).append(x)
+    return out
+
+
+def _tables(recs: list[Record], anchor: str) -> list[str]:
+    """One table per benchmark and scenario of *recs* (one round, division and suite), its heading
     naming them and the units, its anchor stable: made of the names, *anchor* first (the round,
     division and suite), not of a count (``v6-1-closed-datacenter-gpt-oss-120b-server``)."""
     out: list[str] = []
-    keys = sorted(
-        {(str(b), str(s)) for b, s in zip(df["benchmark"].tolist(), df["scenario"].tolist(), strict=True)},
-        key=lambda k: (k[0].lower(), scenario_key(k[1])),
-    )
-    for bench, scen in keys:
-        part = df[(df["benchmark"] == bench) & (df["scenario"] == scen)]
-        units = ", ".join(md(str(u)) for u in sorted(set(part["units"].tolist())))
+    groups = _grouped(recs, "benchmark", "scenario")
+    for bench, scen in sorted(groups, key=lambda k: (k[0].lower(), scenario_key(k[1]))):
+        part = groups[(bench, scen)]
+        units = ", ".join(md(u) for u in sorted({str(x["units"]) for x in part}))
         slug = re.sub(r"[^a-z0-9]+", "-", f"{anchor} {bench} {scen}".lower()).strip("-")
-        out += [
-            "",
-            f"#### {md(bench)} {md(scen)} ({units}) {{#{slug}}}",
-            "",
-            HEADER,
-            ALIGN,
-            *_rows(part),
-        ]
+        out += ["", f"#### {md(bench)} {md(scen)} ({units}) {{#{slug}}}", "", HEADER, ALIGN, *_rows(part)]
     return out
 
 
 def family_sections(family: str, table: ResultsTable, manifest: Manifest, publisher: str) -> list[str]:
     """A family page's text up to its articles: what it lists, then its rows in each round loaded
     (newest first), one table per division and suite."""
-    df = table.df[table.df["family"] == family]
+    df = table.df
+    recs = cast(list[Record], df[df["family"] == family].to_dict("records"))
     vendor = manifest.families.vendor(family) if "+" not in family else ""
-    rounds = sorted(set(df["round"].tolist()), key=version_key, reverse=True)
+    by_round = _grouped(recs, "round")
+    rounds = sorted((v for (v,) in by_round), key=version_key, reverse=True)
     who = f"{md(vendor)} " if vendor else ""
+    systems = len({x["result_id"] for x in recs})
+    submitters = len({x["submitter"] for x in recs})
     lines = [
         f"# {md(family)} in MLPerf® Inference",
         "",
         f"Every official MLPerf® Inference result of {who}{md(family)} systems in the rounds this site "
-        f"loaded ({', '.join(f'[v{v}](../rounds/v{v}.md)' for v in rounds)}): {_count(len(df), 'result')} of "
-        f"{_count(df['result_id'].nunique(), 'system')} from {_count(df['submitter'].nunique(), 'submitter')}, "
-        "newest round first.",
+        f"loaded ({', '.join(f'[v{v}](../rounds/v{v}.md)' for v in rounds)}): {_count(len(recs), 'result')} of "
+        f"{_count(systems, 'system')} from {_count(submitters, 'submitter')}, newest round first.",
         "",
         "Per-GPU values divide a system's result by its accelerators: they are derived metrics "
         f"computed by {md(publisher)}, not official MLPerf® results, and are given for systems of one "
         "family only. Latency results are not divided. Results not verified by MLCommons Association.",
     ]
     for v in rounds:
-        mine = df[df["round"] == v]
         lines += ["", f"## v{v}"]
-        for (division, suite), part in mine.groupby(["division", "suite"], sort=True):
-            title = f"{str(division).capitalize()} {SUITE_NAMES.get(str(suite), str(suite).capitalize())}"
-            lines += ["", f"### {md(title)}, v{v}", *_tables(part, f"v{v} {title}")]
+        parts = _grouped(by_round[(v,)], "division", "suite")
+        for division, suite in sorted(parts):
+            title = f"{division.capitalize()} {SUITE_NAMES.get(suite, suite.capitalize())}"
+            lines += ["", f"### {md(title)}, v{v}", *_tables(parts[(division, suite)], f"v{v} {title}")]
     return lines
 
 
