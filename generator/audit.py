@@ -582,7 +582,9 @@ def _number(v: float, digits: int, sep: bool) -> str:
     if v != v:
         return "n/a"
     out = format(v, f"{',' if sep else ''}.{digits}f")
-    return out[1:] if out.startswith("-") and not re.search("[1-9]", out) else out
+    if not out.startswith("-"):
+        return out
+    return out[1:] if not re.search("[1-9]", out) else "\u2212" + out[1:]  # the minus sign, U+2212
 
 
 # --------------------------------------------------------------------------- the audit

@@ -148,7 +148,7 @@ def test_a_new_publication_carries_its_own_name_not_the_projects(built: Path) ->
     home = (site / "index.html").read_text("utf-8")
     assert "<title>My GPU publication</title>" in home
     assert '<meta property="og:title" content="My GPU publication">' in home
-    assert re.search(r'<h1 id="[^"]*">My GPU publication</h1>', home)
+    assert re.search(r'<h1 id="[^"]*">My GPU publication<a class="headerlink" [^>]*>&para;</a></h1>', home)
     article = (site / "first-article.html").read_text("utf-8")
     assert (
         "are derived metrics computed by My GPU publication and are not official MLPerf® metrics." in article
@@ -355,7 +355,7 @@ def test_home_round_and_benchmark_pages_list_the_articles(built: Path) -> None:
     site = built / "site"
     home = (site / "index.html").read_text("utf-8")
     item = re.search(
-        r'<h3 id="[^"]*"><a href="first-article.html">(.*?)</a></h3>\s*<p class="gi-byline">(.*?)</p>\s*<p>(.*?)</p>',
+        r'<h3 id="[^"]*"><a href="first-article.html">(.*?)</a><a class="headerlink" [^>]*>&para;</a></h3>\s*<p class="gi-byline">(.*?)</p>\s*<p>(.*?)</p>',
         home,
         re.S,
     )

@@ -93,7 +93,7 @@ def test_a_note_names_its_benchmarks_and_scenarios_and_each_entry_once(
 
 def test_table_cells_put_details_in_secondary_type() -> None:
     assert _cell(" 11,276 (8 GPUs, 6.1-0021)<br>median 11,254 of 2 ") == (
-        ' 11,276<span class="gi-sub">8 GPUs · 6.1-0021</span><span class="gi-sub">median 11,254 of 2</span> '
+        ' 11,276 <span class="gi-sub">8 GPUs · 6.1-0021</span> <span class="gi-sub">median 11,254 of 2</span> '
     )
     assert _cell(" — ") == " — "
 

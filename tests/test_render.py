@@ -38,7 +38,9 @@ def render_error(tmp_path: Path, table: ResultsTable, manifest: Manifest, body: 
         (Figure(5.6535, "ratio"), "5.65×"),
         (Figure(1.26026, "ratio", style="plain", digits=3), "1.260"),
         (Figure(37.87, "pct"), "37.9%"),
-        (Figure(-2.94, "pct"), "-2.9%"),
+        (Figure(-2.94, "pct"), "\u22122.9%"),
+        (Figure(-0.04, "pct"), "0.0%"),
+        (Figure(-1234.5, "per_gpu"), "\u22121,234"),
         (Figure(0.24637, "cost"), "$0.246"),
         (Figure(5749440.0, "result").fmt(digits=2, scale=1e6), "5.75"),
         (Figure(8.0, "count").fmt(style="words"), "eight"),
@@ -99,7 +101,7 @@ def test_money_and_scaling_functions(tmp_path: Path, tiny: ResultsTable, manifes
         '{{ scaling_efficiency(per_gpu("6.1-0004", "gpt-oss-120b", "Server"), a) }} '
         '{{ pct_gap(b, a) }} {{ pct_change(b, a) }} {{ rule("gpt-oss-120b", "Server", "tpot_ms") }}\n',
     )
-    assert out.splitlines()[0] == "1.333 $6.67 $0.370 71.1% 25.0% -25.0% 80 ms"
+    assert out.splitlines()[0] == "1.333 $6.67 $0.370 71.1% 25.0% \u221225.0% 80 ms"
 
 
 def test_unknown_entry_fails_with_file_and_line(

@@ -453,12 +453,19 @@ def _default_digits(kind: str, style: str, value: float) -> int:
     return 0 if abs(value) >= 100 else 2
 
 
+#: the sign of a printed negative number: the typographic minus (U+2212), not a hyphen
+MINUS = "\u2212"
+
+
 def _num(v: float, digits: int, sep: bool) -> str:
+    """A number as printed: ``-14.46`` with one digit → ``−14.5`` (the minus sign, U+2212, never
+    a hyphen), ``-0.04`` → ``0.0`` (no negative zero)."""
     if math.isnan(v):
         return "n/a"
     # Python's rounding of the exact binary value (13,604.5 prints as 13,604): how the
     # published articles' figures were produced
     text = f"{v:,.{digits}f}" if sep else f"{v:.{digits}f}"
-    if text.startswith("-") and not any(c in "123456789" for c in text):
-        text = text[1:]  # no "-0.0%"
+    if text.startswith("-"):
+        # no "-0.0%"; a hyphen before a number reads as a dash, and a line may break after it
+        text = text[1:] if not any(c in "123456789" for c in text) else MINUS + text[1:]
     return text

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import csv
+import html
+import io
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -119,3 +123,108 @@ def top_table(
     if caption:
         lines = [caption, ""] + lines
     return Table("\n".join(lines), tuple(figures), tuple(body))
+
+
+# ------------------------------------------------------------------ tables to take away
+#: a Markdown table's line (a pipe table: ``| a | b |``) and its delimiter row (``|---|--:|``)
+_ROW = re.compile(r"^\s*\|")
+_DELIMITER = re.compile(r"^\s*\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)*\|?\s*$")
+_CAPTION = re.compile(r"^\*(Table \d+)[:.]")
+_MARKER = re.compile(r"\[\^?\\\[\d+\\\]\]\(#[^)]*\)|\[\^[^\]]*\]")
+_LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
+
+
+@dataclass(frozen=True)
+class DerivedTable:
+    """A table of a rendered article that prints figures, as a reader downloads it: its cells as
+    printed and, in a last column, the entry IDs each row's figures cite (the footnotes' IDs)."""
+
+    number: int  # its place among the article's derived tables, from 1
+    end: int  # its last line in the rendered Markdown (from 0)
+    title: str  # "Table 1" when a caption names it, else ""
+    header: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+
+    def csv(self) -> str:
+        """The table as CSV (RFC 4180, UTF-8): a header, then one line per row."""
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\r\n")
+        writer.writerow(self.header)
+        writer.writerows(self.rows)
+        return out.getvalue()
+
+
+def cell_text(cell: str) -> str:
+    """A Markdown cell as plain text: ``**14,211**<br>median 13,604 of 9[^1]`` → ``14,211; median 13,604 of 9``."""
+    text = _MARKER.sub("", cell)
+    text = re.sub(r"<br\s*/?>", "; ", text)
+    text = _LINK.sub(r"\1", re.sub(r"<[^<>]*>", "", text))
+    text = re.sub(r"\\(.)", r"\1", text).replace("**", "").replace("`", "")
+    text = re.sub(r"(?<!\w)\*(\S(?:.*?\S)?)\*(?!\w)", r"\1", text)
+    return html.unescape(" ".join(text.split()))
+
+
+def _cells(line: str) -> list[str]:
+    inner = line.strip()
+    inner = inner[1:] if inner.startswith("|") else inner
+    inner = inner[:-1] if inner.endswith("|") and not inner.endswith("\\|") else inner
+    return [cell_text(c) for c in re.split(r"(?<!\\)\|", inner)]
+
+
+def table_blocks(lines: Sequence[str]) -> list[tuple[int, int]]:
+    """The first and last line of each pipe table in *lines*, outside code fences and ``<details>``
+    (the provenance appendix is the figures' record, not a table of the article)."""
+    out: list[tuple[int, int]] = []
+    fence = details = False
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        fence = fence != line.startswith("```")
+        details = (details or line.startswith("<details")) and not line.startswith("</details>")
+        if (
+            not fence
+            and not details
+            and _ROW.match(line)
+            and i + 1 < len(lines)
+            and _DELIMITER.match(lines[i + 1])
+        ):
+            end = i + 1
+            while end + 1 < len(lines) and _ROW.match(lines[end + 1]):
+                end += 1
+            out.append((i, end))
+            i = end
+        i += 1
+    return out
+
+
+def derived_tables(markdown: str, uses: Sequence[Any]) -> list[DerivedTable]:
+    """Every table of a rendered article whose rows print figures (*uses*: the article's
+    ``FigureUse``s, each with its ``out_line``, from 1), in order, with the entry IDs of each row."""
+    lines = markdown.split("\n")
+    by_line: dict[int, set[str]] = {}
+    for u in uses:
+        ids = by_line.setdefault(u.out_line - 1, set())
+        ids.update(r.result_id for r in u.figure.entries)
+    out: list[DerivedTable] = []
+    for start, end in table_blocks(lines):
+        body = range(start + 2, end + 1)
+        if not any(i in by_line for i in body):
+            continue
+        header = (*_cells(lines[start]), "Entry IDs")
+        rows = tuple(
+            (*_cells(lines[i]), " ".join(sorted(by_line.get(i, ()), key=_entry_order))) for i in body
+        )
+        out.append(DerivedTable(len(out) + 1, end, _caption(lines, start), header, rows))
+    return out
+
+
+def _entry_order(rid: str) -> tuple[int, ...]:
+    """``6.1-0052`` → ``(6, 1, 52)``: IDs in round, then number order."""
+    return tuple(int(x) for x in re.findall(r"\d+", rid))
+
+
+def _caption(lines: Sequence[str], start: int) -> str:
+    """``Table 1`` when the paragraph right above the table is its caption (``*Table 1: ...*``)."""
+    above = next((ln for ln in reversed(lines[:start]) if ln.strip()), "")
+    m = _CAPTION.match(above.strip())
+    return m.group(1) if m else ""

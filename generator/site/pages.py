@@ -8,6 +8,7 @@ the compliance reports and the template line numbers.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import functools
 import html
@@ -26,6 +27,7 @@ import yaml
 from generator.article.escape import attr, md, md_block, safe_url
 from generator.article.footnotes import SUITE_NAMES, scenario_key, source_label
 from generator.article.render import Rendered, loaded_files
+from generator.article.tables import derived_tables
 from generator.check import Finding, by_path
 from generator.data.listing import listing_markdown
 from generator.data.manifest import Manifest, Round
@@ -33,6 +35,8 @@ from generator.data.results import version_key
 from generator.data.table import ResultsTable
 from generator.errors import BuildError
 from generator.project import CONFIG_NAME, read_mkdocs_yml
+from generator.site.anchors import with_figure_ids, with_heading_ids
+from generator.site.families import citing, families_index, families_of, family_sections, family_slug
 from generator.site.feed import feed_text, xml_text
 from generator.site.reader import (
     PUBLISHER,
@@ -277,7 +281,11 @@ def article_page(r: Rendered, ctx: NoteContext, pub: Publication) -> str:
     if r.missing:  # a page saying what it needs, not an article: out of the feed, sitemap and search
         meta |= UNBUILT_META
     head = yaml.safe_dump(meta, sort_keys=True, allow_unicode=True, default_flow_style=False)
-    body = r.markdown if r.missing else without_provenance(reader_markdown(r, ctx))
+    body = (
+        r.markdown
+        if r.missing
+        else without_provenance(reader_markdown(dataclasses.replace(r, markdown=reader_source(r)), ctx))
+    )
     line = byline(r)
     if line and not r.missing:
         body = re.sub(
@@ -287,6 +295,35 @@ def article_page(r: Rendered, ctx: NoteContext, pub: Publication) -> str:
             count=1,
         )
     return f"---\n{head}---\n\n{body}"
+
+
+def reader_source(r: Rendered) -> str:
+    """The rendered article the reader's page is made from: headings anchored by their words, not
+    the numbers they print, and figures by their number (:mod:`generator.site.anchors`); under
+    each table that prints figures, a link to it as CSV (:func:`table_files`)."""
+    lines = with_heading_ids(r).split("\n")  # line for line the rendered Markdown's
+    for t in derived_tables(r.markdown, r.uses):
+        name = table_csv_name(r.article.slug, t.number)
+        what = t.title or "this table"
+        lines[t.end] += (
+            f'\n\n[Download {what} as CSV]({name}){{: download="{name.rsplit("/", 1)[-1]}" }}'
+            " (the cells as printed, and the entry IDs each row cites)\n{: .gi-table-csv }"
+        )
+    # the appendix lists the entries of every figure: out of search, whose answer to an entry ID it was
+    text = "\n".join(lines).replace(
+        '<details class="gi-provenance"', '<details class="gi-provenance" data-search-exclude'
+    )
+    return with_figure_ids(text)
+
+
+def table_csv_name(slug: str, number: int) -> str:
+    """Where an article's derived table *number* is written as CSV: ``tables/<slug>-<number>.csv``."""
+    return f"tables/{slug}-{number}.csv"
+
+
+def table_files(r: Rendered) -> list[tuple[str, PageMaker]]:
+    """The CSV file of each table of *r* that prints figures, written with the pages."""
+    return [(table_csv_name(r.article.slug, t.number), t.csv) for t in derived_tables(r.markdown, r.uses)]
 
 
 def _by_date(rendered: list[Rendered]) -> list[Rendered]:
@@ -349,6 +386,7 @@ def index_page(rendered: list[Rendered], table: ResultsTable, sample: bool, pub:
     if cited:
         n = "one benchmark" if len(cited) == 1 else f"{len(cited)} benchmarks"
         lines.append(f"- [The {n} the articles cite](benchmarks/index.md), with their rounds and units")
+    lines.append("- [Accelerator families](families/index.md), each with its results in every round")
     return "\n".join(lines) + "\n"
 
 
@@ -448,14 +486,47 @@ def benchmark_facts(benchmark: str, manifest: Manifest, table: ResultsTable) -> 
             f"| [v{v}](../rounds/v{v}.md) | {md(', '.join(scen))} | {units} | "
             f"{submitters:,} | {systems:,} | {results:,} |"
         )
+    present = {s for ss in scenarios.values() for s in ss}
+    return (
+        lines + latency_bounds(benchmark, present, manifest) + _benchmark_compat(benchmark, manifest, table)
+    )
+
+
+#: the scenarios whose runs the inference rules bound by latency (a Server or Interactive run is
+#: valid only within them; Offline has none, SingleStream and MultiStream report a latency)
+BOUNDED_SCENARIOS = ("Server", "Interactive")
+
+
+def latency_bounds(benchmark: str, scenarios: Iterable[str], manifest: Manifest) -> list[str]:
+    """The latency bounds of each bounded scenario a benchmark has (``data/benchmarks.toml``), and
+    the scenarios whose bounds the publication's sources do not state: a bound is never guessed.
+
+    ``Server: TTFT 3,000 ms, TPOT 80 ms`` then ``Not stated in this publication's sources: Interactive``."""
     rule = manifest.rules.benchmarks.get(benchmark)
-    bounds = [
-        f"{md(s)}: " + ", ".join(f"{md(k.removesuffix('_ms').upper())} {v:,g} ms" for k, v in b.items())
-        for s, b in (rule.latency.items() if rule else ())
-    ]
-    if bounds:
-        lines += ["", f"Latency bounds of the inference rules: {'; '.join(bounds)}."]
-    return lines + _benchmark_compat(benchmark, manifest, table)
+    latency = rule.latency if rule else {}
+    bounded = sorted((s for s in set(scenarios) | set(latency) if s in BOUNDED_SCENARIOS), key=scenario_key)
+    known = [s for s in bounded if latency.get(s)]
+    unknown = [s for s in bounded if not latency.get(s)]
+    out = []
+    if known:
+        stated = "; ".join(
+            f"{md(s)}: "
+            + ", ".join(f"{md(k.removesuffix('_ms').upper())} {_number(v)} ms" for k, v in latency[s].items())
+            for s in known
+        )
+        out.append(f"Latency bounds of the inference rules: {stated}.")
+    if unknown:
+        which = " and ".join(md(s) for s in unknown)
+        out.append(
+            f"The latency bounds of the inference rules for {which} are not stated in the sources this "
+            "publication holds."
+        )
+    return ["", " ".join(out)] if out else []
+
+
+def _number(v: float) -> str:
+    """A bound as the rules print it: ``3000`` → ``3,000``, ``0.5`` → ``0.5``."""
+    return f"{v:,.0f}" if float(v).is_integer() else f"{v:,g}"
 
 
 def _round_compat(version: str, rnd: Round, manifest: Manifest, table: ResultsTable) -> str:
@@ -527,6 +598,31 @@ def benchmark_page(benchmark: str, rendered: list[Rendered], manifest: Manifest,
         if benchmark in benchmarks_of(r):
             lines += article_item(r, "../")
     return "\n".join(lines) + "\n"
+
+
+def family_page(
+    family: str, table: ResultsTable, manifest: Manifest, articles: list[Rendered], pub: Publication
+) -> str:
+    """An accelerator family: its rows in every round loaded, the articles citing it
+    (:mod:`generator.site.families`)."""
+    lines = [*family_sections(family, table, manifest, pub.name), "", "## Articles", ""]
+    for r in _by_date(articles):
+        lines += article_item(r, "../")
+    if not articles:
+        lines += ["No article cites this family yet.", ""]
+    return "\n".join(lines + [TRADEMARK]) + "\n"
+
+
+def _family(
+    family: str, table: ResultsTable, manifest: Manifest, articles: list[Rendered], pub: Publication
+) -> str:
+    desc = f"Every official MLPerf® Inference result of {family} systems, round by round, and the articles citing them."
+    return titled(family_page(family, table, manifest, articles, pub), description=attr(desc))
+
+
+def _families_index(table: ResultsTable, manifest: Manifest, cited: dict[str, list[Rendered]]) -> str:
+    desc = "The accelerator families of the official MLPerf® Inference results, each with its results in every round."
+    return titled(families_index(table, manifest, cited), description=desc)
 
 
 def benchmarks_index(benchmarks: list[str], manifest: Manifest, table: ResultsTable) -> str:
@@ -689,6 +785,7 @@ def page_makers(
             pages.append((f"{r.article.slug}.md", functools.partial(article_page, r, ctx, pub)))
             for v in [] if r.missing else entries_rounds(r):  # the entries its notes collapse, linked
                 pages.append((entries_page_name(r.article.slug, v), functools.partial(_entries, r, ctx, v)))
+            pages += [] if r.missing else table_files(r)
         mine = grouped.get(str(r.article.path), [])
         pages.append(
             (f"review/{r.article.slug}.md", functools.partial(_review, r, mine, r.article.slug in slugs))
@@ -713,6 +810,11 @@ def page_makers(
         pages.append(
             (f"benchmarks/{bench_slug(b)}.md", functools.partial(_benchmark, b, shown, manifest, table))
         )
+    by_family = citing(shown)
+    pages.append(("families/index.md", functools.partial(_families_index, table, manifest, by_family)))
+    for fam in families_of(table):
+        page = functools.partial(_family, fam, table, manifest, by_family.get(fam, []), pub)
+        pages.append((f"families/{family_slug(fam)}.md", page))
     return pages
 
 
@@ -844,6 +946,9 @@ def site_nav(
         items = [{"All benchmarks": "benchmarks/index.md"}]
         items += [{attr(b): f"benchmarks/{bench_slug(b)}.md"} for b in cited]
         nav.append({"Benchmarks": items})
+    families = [f for f in families_of(table) if f in citing(shown)]  # the ones the articles cite
+    items = [{"All accelerator families": "families/index.md"}]
+    nav.append({"Accelerators": items + [{attr(f): f"families/{family_slug(f)}.md"} for f in families]})
     nav.append({"Data": rounds_nav(table.rounds, lambda v: {f"v{v} as loaded": f"data/v{v}.md"}, DATA_INDEX)})
     if changes:
         nav.append({"Changes": "changes.md"})

@@ -76,7 +76,7 @@ FEATURES = ("content.footnote.tooltips", "navigation.prune")
 EXTRA_CSS = ("assets/site.css",)
 #: the Vega bundle (900 KB) is not among them: assets/charts.js loads it, on a page with a chart,
 #: when a chart comes near the screen
-EXTRA_JS = ("assets/charts.js",)
+EXTRA_JS = ("assets/charts.js", "assets/takeaway.js")  # takeaway: sortable tables, permalinks
 
 
 @contextmanager
