@@ -49,6 +49,8 @@ NO_CORPUS_CASE = {
         "every benchmark the shared rounds hold in two rounds has a row in the Compatibility Table; "
         "tests/test_compatibility.py checks an article against an edition of the table without one"
     ),
+    "MLP034": "an info note on a template's layout (the corpus scores errors and warnings); tests/test_check_fix.py reports and fixes it",
+    "MLP035": "an info note on a template's layout (the corpus scores errors and warnings); tests/test_check_fix.py reports and fixes it",
 }
 
 

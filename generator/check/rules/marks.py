@@ -26,6 +26,8 @@ BENCHMARK_NAMES = (
     "Inference", "Training", "Storage", "Client", "Mobile", "Tiny", "HPC", "Automotive", "Endpoints",
     "Power", "Results Messaging Guidelines", "Compatibility Table", "metrics", "metric", "result footnotes",
 )  # fmt: skip
+#: the name in any form, altered ones too ("ML Perf", "MLperf")
+NAME = re.compile(rf"MLPerf|{ALTERED.pattern}")
 #: the altered forms "MLPerf®" replaces with no judgement: its capitalisation, a space or a hyphen
 #: inside it (a possessive, a plural or a compound needs rewording: no fix)
 MISSPELT = re.compile(r"ML[\s\-‐‑–]+Perf|MLPERF|MLperf|Mlperf|mlperf")
@@ -238,7 +240,7 @@ def attribution_missing(ctx: Context) -> Iterator[Issue]:
     if has_legend(ctx) or any(n.cites_results and not n.generated for n in ctx.notes.notes):
         return
     for text, where, _ in _texts(ctx):
-        m = re.search(r"MLPerf|MLPERF|ML-Perf", text)
+        m = NAME.search(text)
         if m:
             yield _issue(
                 ctx,
