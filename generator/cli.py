@@ -12,6 +12,7 @@ which together cost more than half a second).
 from __future__ import annotations
 
 import atexit
+import contextlib
 import gc
 import sys
 from pathlib import Path
@@ -370,14 +371,7 @@ class _EditorUse:
             raise click.UsageError(
                 "--watch checks files again on each save: without -, --fix or --diff", self.ctx
             )
-        if self.stdin:
-            start = self.name.absolute().parent if self.name is not None else None
-            try:
-                project = Project.discover(start, config=self.ctx.find_root().obj)
-            except GpuInsightsError as exc:
-                raise click.UsageError(exc.format_message(), self.ctx) from None
-        else:
-            project = _check_paths(self.ctx, self.paths)
+        project = self._stdin_project() if self.stdin else _check_paths(self.ctx, self.paths)
         # imported only now: --help and --version do not load pandas and the checker
         from generator.check import CheckConfig
         from generator.site.build import run_checks
@@ -392,6 +386,15 @@ class _EditorUse:
             self._watch(check_paths, [*self.paths] or [project.content_dir], fmt, strict)
         else:
             self._fix(check_paths, config, fmt, strict, diff=diff)
+
+    def _stdin_project(self) -> Project:
+        """The publication of --stdin-filename (its nearest mkdocs.yml), else of the current
+        folder (an article named outside any publication, like ``check PATH`` of one)."""
+        found = None
+        if self.name is not None and self.ctx.find_root().obj is None:
+            with contextlib.suppress(GpuInsightsError):
+                found = Project.discover(self.name.absolute().parent)
+        return found or _check_paths(self.ctx, ())
 
     def _fix(
         self, check_paths: CheckPaths, config: CheckConfig, fmt: str, strict: bool, *, diff: bool
