@@ -294,7 +294,8 @@ def test_dates_in_every_form_are_read(
 ) -> None:
     body = (
         'On gpt-oss-120b Server, entry {{ entry("6.1-0052", "gpt-oss-120b", "Server") }} delivered '
-        '{{ result("6.1-0052", "gpt-oss-120b", "Server") }} tokens/s.{{ cite() }}\n\n{{ footnotes() }}\n'
+        '{{ result("6.1-0052", "gpt-oss-120b", "Server") }} tokens/s.{{ cite() }}\n\n{{ footnotes() }}\n\n'
+        "{{ compliance() }}\n"
     )
     found = check(article(tmp_path, body, f"title: t\ndate: {date}\n"), official, manifest)
     assert [(f.rule, f.line, f.message) for f in found] == [
@@ -310,7 +311,7 @@ def test_dates_in_every_form_are_read(
 def test_an_article_citing_results_without_a_date_is_an_error(
     tmp_path: Path, official: ResultsTable, manifest: Manifest
 ) -> None:
-    body = 'Entry {{ entry("6.1-0052", "gpt-oss-120b", "Server") }}.{{ cite() }}\n\n{{ footnotes() }}\n'
+    body = 'Entry {{ entry("6.1-0052", "gpt-oss-120b", "Server") }}.{{ cite() }}\n\n{{ footnotes() }}\n\n{{ compliance() }}\n'
     found = check(article(tmp_path, body, "title: t\n"), official, manifest)
     assert [(f.rule, f.severity, f.message, f.help) for f in found] == [
         (

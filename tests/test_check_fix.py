@@ -100,6 +100,15 @@ CASES = {
         ["MLP012", "MLP028"],
         '---\ntitle: "MLPerf® Inference v6.1 notes"\ndate: 2026-10-05\n---\nNo results.' + LEGEND + "\n",
     ),
+    "sign in the title, then in the heading that printed it": (
+        '---\ntitle: "MLPerf Inference v6.1 notes"\ndate: 2026-10-05\n---\n# MLPerf Inference v6.1 notes\n'
+        + LEGEND
+        + "\n",
+        ["MLP012"],
+        '---\ntitle: "MLPerf® Inference v6.1 notes"\ndate: 2026-10-05\n---\n# MLPerf® Inference v6.1 notes\n'
+        + LEGEND
+        + "\n",
+    ),
     "spelling, its sign kept": (
         HEAD + "The ML Perf Inference v6.1 round and the MLperf® Training v5.0 round.\n\n" + TRADEMARK + "\n",
         ["MLP013", "MLP013"],

@@ -229,21 +229,36 @@ def summary(fixes: list[FileFix], *, written: bool) -> list[str]:
     return lines
 
 
+#: how many times ``--fix`` fixes an article again when its fixes bring up other fixable findings
+#: (a title given its ® sign: the heading that printed it is now a finding of its own)
+PASSES = 3
+
+
 def fix_paths(
     paths: list[Path], check: Callable[[list[Path]], list[Finding]], config: CheckConfig, *, write_files: bool
 ) -> tuple[list[FileFix], list[Finding]]:
     """Check *paths*, fix what is mechanical and, when *write_files*, write the fixed articles
-    and check them again: the fixes, and the findings left (those of the articles before any
-    fix when nothing is written)."""
+    and check them again (fixing again what that check finds, up to :data:`PASSES` times):
+    the fixes, and the findings left (those before any fix when nothing is written)."""
     findings = check(paths)
-    articles = [Path(p) for p in by_path(findings)]
-    fixes = fix_files(articles, findings, config)
+    fixes = fix_files([Path(p) for p in by_path(findings)], findings, config)
     if not write_files:
         return fixes, findings
-    done = write(fixes)
-    if not done:
-        return fixes, findings
-    again = by_path(check([fx.path for fx in done]))
-    redone = {str(fx.path) for fx in done}
-    left = [f for p, fs in by_path(findings).items() for f in (again.get(p, []) if p in redone else fs)]
-    return fixes, left
+    done, passes = write(fixes), 1
+    while done:
+        findings = _replaced(findings, check([fx.path for fx in done]), {str(fx.path) for fx in done})
+        if passes == PASSES:
+            break
+        more = fix_files([fx.path for fx in done], findings, config)
+        done, passes = write(more), passes + 1
+        mine = {fx.path: fx for fx in fixes}
+        for fx in done:
+            mine[fx.path].after = fx.after
+            mine[fx.path].fixed += fx.fixed
+    return fixes, findings
+
+
+def _replaced(findings: list[Finding], again: list[Finding], paths: set[str]) -> list[Finding]:
+    """*findings* with those of *paths* replaced by *again*, the files in their order."""
+    new = by_path(again)
+    return [f for p, fs in by_path(findings).items() for f in (new.get(p, []) if p in paths else fs)]
