@@ -415,7 +415,7 @@ class _EditorUse:
         self, check_paths: CheckPaths, config: CheckConfig, fmt: str, strict: bool, *, fix: bool, diff: bool
     ) -> None:
         from generator.check.editor import check_text
-        from generator.check.fix import FileFix, Source, fix_text, summary
+        from generator.check.fix import fix_source, summary
 
         try:
             text = sys.stdin.buffer.read().decode("utf-8")
@@ -423,22 +423,16 @@ class _EditorUse:
             raise click.UsageError(
                 f"standard input is not UTF-8 text: {exc.reason} at byte {exc.start}"
             ) from None
-        found = check_text(text, self.name, check_paths)
         if not (fix or diff):
-            _print_findings(found, fmt, strict)
+            _print_findings(check_text(text, self.name, check_paths), fmt, strict)
             return
-        name = self.name or Path("-")
-        if any(f.rule == "MLP000" for f in found):
-            fx = FileFix(name, text, text, refused="not fixed: the article does not render (MLP000)")
-        else:
-            fx = FileFix(name, text, *fix_text(Source(name, text, config), found))
+        fx, left = fix_source(text, self.name, check_paths, config)
         click.echo(fx.diff() if diff else fx.after, nl=False)
-        left = check_text(fx.after, self.name, check_paths) if fx.changed and not diff else found
         for f in [] if diff else left:
             click.echo(str(f), err=True)
         for line in summary([fx], written=not diff):
             click.echo(line, err=True)
-        raise SystemExit(1 if diff and fx.changed else 0 if diff else _status(left, strict))
+        raise SystemExit((1 if fx.changed else 0) if diff else _status(left, strict))
 
     def _watch(self, check_paths: CheckPaths, paths: list[Path], fmt: str, strict: bool) -> None:
         from generator.check.editor import watch

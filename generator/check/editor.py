@@ -26,23 +26,29 @@ WATCH_INTERVAL = 0.2
 
 def check_text(text: str, name: Path | None, check: Check) -> list[Finding]:
     """The findings of *text* checked as the article *name* (its slug, its rules, the path the
-    findings name; "-" without one). The text is written, as it is, to a file of the same name
-    in a private temporary folder, never beside the article it may be an unsaved copy of."""
-    shown = str(name) if name is not None else "-"
-    base = name.name if name is not None and name.name else STDIN_NAME
+    findings name; "-" without one): :func:`check_texts` of one."""
+    return check_texts([(text, name)], check)
+
+
+def check_texts(items: list[tuple[str, Path | None]], check: Check) -> list[Finding]:
+    """The findings of each (text, name) checked as the article *name*, in one check. Each
+    text is written, as it is, to a file of the same name in a private temporary folder (never
+    beside the article it may be an unsaved copy of), and its findings name *name*."""
     with tempfile.TemporaryDirectory(prefix="gpu-insights-stdin-") as tmp:
-        path = Path(tmp) / base
-        path.write_bytes(text.encode("utf-8"))
-        found = check([path])
-    where = str(path)
-    return [
-        dataclasses.replace(
-            f,
-            path=shown if f.path == where else f.path,
-            message=f.message.replace(where, shown),
-        )
-        for f in found
-    ]
+        shown: dict[str, str] = {}
+        for k, (text, name) in enumerate(items):
+            path = Path(tmp) / str(k) / (name.name if name is not None and name.name else STDIN_NAME)
+            path.parent.mkdir()
+            path.write_bytes(text.encode("utf-8"))
+            shown[str(path)] = str(name) if name is not None else "-"
+        found = check([Path(p) for p in shown])
+    out = []
+    for f in found:
+        msg = f.message
+        for where, named in shown.items():
+            msg = msg.replace(where, named)
+        out.append(dataclasses.replace(f, path=shown.get(f.path, f.path), message=msg))
+    return out
 
 
 Stamp = tuple[int, int, int] | None

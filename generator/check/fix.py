@@ -24,6 +24,7 @@ from functools import cached_property
 from pathlib import Path
 
 from generator.check.config import CheckConfig
+from generator.check.editor import check_texts
 from generator.check.findings import Finding, by_path
 from generator.check.registry import RULES
 
@@ -237,28 +238,69 @@ PASSES = 3
 def fix_paths(
     paths: list[Path], check: Callable[[list[Path]], list[Finding]], config: CheckConfig, *, write_files: bool
 ) -> tuple[list[FileFix], list[Finding]]:
-    """Check *paths*, fix what is mechanical and, when *write_files*, write the fixed articles
-    and check them again (fixing again what that check finds, up to :data:`PASSES` times):
-    the fixes, and the findings left (those before any fix when nothing is written)."""
+    """Check *paths*, fix what is mechanical (again, while the fixed texts bring up more:
+    :func:`_passes`) and, when *write_files*, write the fixed articles: the fixes, and the
+    findings of the articles as fixed."""
     findings = check(paths)
     fixes = fix_files([Path(p) for p in by_path(findings)], findings, config)
-    if not write_files:
-        return fixes, findings
-    done, passes = write(fixes), 1
-    while done:
-        findings = _replaced(findings, check([fx.path for fx in done]), {str(fx.path) for fx in done})
-        if passes == PASSES:
-            break
-        more = fix_files([fx.path for fx in done], findings, config)
-        done, passes = write(more), passes + 1
-        mine = {fx.path: fx for fx in fixes}
-        for fx in done:
-            mine[fx.path].after = fx.after
-            mine[fx.path].fixed += fx.fixed
+    findings = _passes(fixes, findings, check, config)
+    if write_files:
+        write(fixes)
     return fixes, findings
 
 
-def _replaced(findings: list[Finding], again: list[Finding], paths: set[str]) -> list[Finding]:
-    """*findings* with those of *paths* replaced by *again*, the files in their order."""
-    new = by_path(again)
+def fix_source(
+    text: str, name: Path | None, check: Callable[[list[Path]], list[Finding]], config: CheckConfig
+) -> tuple[FileFix, list[Finding]]:
+    """An article's *text* (standard input) fixed as :func:`fix_paths` fixes a file, checked as
+    the article *name*: the fix, and the findings of the fixed text."""
+    found = check_texts([(text, name)], check)
+    fx = FileFix(name or Path("-"), text, text)
+    if any(f.rule == "MLP000" for f in found):
+        fx.refused = "not fixed: the article does not render (MLP000)"
+        return fx, found
+    fx.after, fx.fixed = fix_text(Source(fx.path, text, config), found)
+    return fx, _passes([fx], found, check, config)
+
+
+def _passes(
+    fixes: list[FileFix],
+    findings: list[Finding],
+    check: Callable[[list[Path]], list[Finding]],
+    config: CheckConfig,
+) -> list[Finding]:
+    """Check the fixed texts (not written) and fix again what that check finds, up to
+    :data:`PASSES` checks; the findings of the texts as fixed. A fixed text that would not
+    render (which no fix should make) is refused, and its article kept as it was."""
+    pending, passes = [fx for fx in fixes if fx.changed and not fx.refused], 1
+    while pending:
+        again = by_path(check_texts([(fx.after, fx.path) for fx in pending], check))
+        for fx in pending:
+            if any(f.rule == "MLP000" for f in again.get(str(fx.path), [])):
+                fx.after, fx.fixed, fx.refused = (
+                    fx.before,
+                    [],
+                    "not fixed: the fixed article would not render",
+                )
+                again.pop(str(fx.path))
+        findings = _replaced(findings, again, {str(fx.path) for fx in pending if not fx.refused})
+        if passes == PASSES:
+            break
+        pending, passes = [fx for fx in pending if _fix_again(fx, again, config)], passes + 1
+    return findings
+
+
+def _fix_again(fx: FileFix, found: dict[str, list[Finding]], config: CheckConfig) -> bool:
+    """Fix *fx* again with the findings of its fixed text; whether that changed it."""
+    if fx.refused:
+        return False
+    after, fixed = fix_text(Source(fx.path, fx.after, config), found.get(str(fx.path), []))
+    if after == fx.after:
+        return False
+    fx.after, fx.fixed = after, fx.fixed + fixed
+    return True
+
+
+def _replaced(findings: list[Finding], new: dict[str, list[Finding]], paths: set[str]) -> list[Finding]:
+    """*findings* with those of *paths* replaced by *new*'s, the files in their order."""
     return [f for p, fs in by_path(findings).items() for f in (new.get(p, []) if p in paths else fs)]
