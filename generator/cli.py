@@ -379,13 +379,16 @@ class _EditorUse:
         def check_paths(ps: list[Path]) -> list[Finding]:
             return run_checks(project, ps, self.results, config=self.config, jobs=self.jobs)
 
+        def check_copies(ps: list[Path]) -> list[Finding]:  # temporary copies: nothing of them cached
+            return run_checks(project, ps, self.results, config=self.config, jobs=self.jobs, cached=False)
+
         config = CheckConfig.load(self.config or project.data_file("check.toml"))
         if self.stdin:
-            self._stdin(check_paths, config, fmt, strict, fix=fix, diff=diff)
+            self._stdin(check_copies, config, fmt, strict, fix=fix, diff=diff)
         elif watch:
             self._watch(check_paths, [*self.paths] or [project.content_dir], fmt, strict)
         else:
-            self._fix(check_paths, config, fmt, strict, diff=diff)
+            self._fix(check_paths, check_copies, config, fmt, strict, diff=diff)
 
     def _stdin_project(self) -> Project:
         """The publication of --stdin-filename (its nearest mkdocs.yml), else of the current
@@ -397,11 +400,20 @@ class _EditorUse:
         return found or _check_paths(self.ctx, ())
 
     def _fix(
-        self, check_paths: CheckPaths, config: CheckConfig, fmt: str, strict: bool, *, diff: bool
+        self,
+        check_paths: CheckPaths,
+        check_copies: CheckPaths,
+        config: CheckConfig,
+        fmt: str,
+        strict: bool,
+        *,
+        diff: bool,
     ) -> None:
         from generator.check.fix import fix_paths, summary
 
-        fixes, left = fix_paths(list(self.paths), check_paths, config, write_files=not diff)
+        fixes, left = fix_paths(
+            list(self.paths), check_paths, config, write_files=not diff, check_copies=check_copies
+        )
         if diff:
             for fx in fixes:
                 click.echo(fx.diff(), nl=False)

@@ -63,6 +63,9 @@ def test_the_configuration_is_the_one_of_the_publication_the_file_name_is_in(tmp
         1,
         [f"{name}:5:1 MLP012 warning: {SIGN}", f"{name}:5:1 MLP028 error: {LEGEND}"],
     )
+    # nothing of the temporary copy is kept (an editor may check on every keystroke)
+    cache = tmp_path / "pub" / ".cache"
+    assert [p for p in cache.rglob("*") if p.is_file() and p.parent.name in ("render", "check")] == []
 
 
 def test_a_template_error_names_the_file_name_not_a_temporary_file() -> None:

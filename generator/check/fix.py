@@ -236,14 +236,20 @@ PASSES = 3
 
 
 def fix_paths(
-    paths: list[Path], check: Callable[[list[Path]], list[Finding]], config: CheckConfig, *, write_files: bool
+    paths: list[Path],
+    check: Callable[[list[Path]], list[Finding]],
+    config: CheckConfig,
+    *,
+    write_files: bool,
+    check_copies: Callable[[list[Path]], list[Finding]] | None = None,
 ) -> tuple[list[FileFix], list[Finding]]:
     """Check *paths*, fix what is mechanical (again, while the fixed texts bring up more:
     :func:`_passes`) and, when *write_files*, write the fixed articles: the fixes, and the
-    findings of the articles as fixed."""
+    findings of the articles as fixed. *check_copies* checks the temporary copies of the fixed
+    texts (default: *check*; the CLI's keeps nothing of them in the publication's caches)."""
     findings = check(paths)
     fixes = fix_files([Path(p) for p in by_path(findings)], findings, config)
-    findings = _passes(fixes, findings, check, config)
+    findings = _passes(fixes, findings, check_copies or check, config)
     if write_files:
         write(fixes)
     return fixes, findings
