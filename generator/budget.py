@@ -46,7 +46,9 @@ def _with_alarm(seconds: float, work: Callable[[], T]) -> T:
     loaded machine.)"""
 
     def alarm(signum: int, frame: FrameType | None) -> None:
-        if not _swallowing(frame):  # else the next tick's signal, once out of it
+        # a signal sent just before the work ended lands after it: in the cleanup below, or in
+        # whatever the caller runs next; it must not raise there
+        if not done.is_set() and not _swallowing(frame):  # else the next tick's signal
             raise OverTime
 
     main = threading.main_thread().ident
@@ -69,7 +71,7 @@ def _with_alarm(seconds: float, work: Callable[[], T]) -> T:
         return work()
     finally:
         done.set()
-        watcher.join()
+        watcher.join()  # no signal is sent after this; one still pending runs alarm() meanwhile
         signal.signal(signal.SIGPROF, before)
 
 

@@ -355,3 +355,60 @@ def test_numbers_typed_in_the_title_are_checked_against_the_results(
         if f.rule in ("MLP029", "MLP031")
     ]
     assert found == expected
+
+
+def test_clause_numbers_issue_numbers_label_counts_and_the_ideal_are_not_typed_numbers(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    body = (
+        "# The digest, issue 41\n\n## 3. Results\n\n"
+        '3.1 The B300 row gives {{ per_gpu("6.1-0052", "gpt-oss-120b", "Server") }} tokens/s per GPU.{{ cite() }}\n\n'
+        "3.2 Efficiencies near 100% in 3.1 say the larger system kept its rate.\n\n"
+        "| System | B300, Available, 72 GPUs |\n|---|--:|\n"
+        '| HPE | {{ per_gpu("6.1-0052", "gpt-oss-120b", "Server") }} |\n\n'
+        "Spread over 512 GPUs, it is 50% faster.\n\n{{ footnotes() }}\n"
+    )
+    assert findings(tmp_path, body, official, manifest, "MLP019") == [
+        "18:13 512 is typed by hand",
+        "18:29 50% is typed by hand",
+    ]
+
+
+def test_a_constant_in_watts_is_no_copied_result(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    body = (
+        'Each GPU is configured to {{ constant(1100, "the power limit in the system notes") }} W here; it gave '
+        '{{ per_gpu("6.1-0052", "gpt-oss-120b", "Server") }} tokens/s per GPU.{{ cite() }}\n\n{{ footnotes() }}\n'
+    )
+    assert findings(tmp_path, body, official, manifest, "MLP019") == []
+
+
+def test_a_marker_after_a_table_or_list_marks_it(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    body = (
+        "The per-GPU values:\n\n"
+        '- HPE: {{ per_gpu("6.1-0052", "gpt-oss-120b", "Server") }}\n'
+        '- AMD: {{ per_gpu("6.1-0003", "gpt-oss-120b", "Server") }}\n\n'
+        "These are derived values, tokens/s per GPU.{{ cite() }}\n\n"
+        '| System | Per GPU |\n|---|--:|\n| HPE | {{ per_gpu("6.1-0052", "gpt-oss-120b", "Offline") }} |\n\n'
+        "The table's values are derived.{{ cite() }}\n\n{{ footnotes() }}\n"
+    )
+    assert findings(tmp_path, body, official, manifest, "MLP002") == []
+
+
+def test_the_mark_before_a_common_noun_is_a_warning_and_as_a_noun_an_error(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    body = (
+        "In MLPerf® Inference v6.1 the MLPerf® results favour one system. It did well in MLPerf®.\n\n"
+        + LEGEND
+        + "\n"
+    )
+    path = article(tmp_path, body, FRONT)
+    found = [(f.severity, f.col, f.message) for f in check(path, official, manifest) if f.rule == "MLP014"]
+    assert found == [
+        ("warning", 31, '"MLPerf®" is followed by "results", not a benchmark name'),
+        ("error", 81, '"MLPerf®" is followed by "(nothing)", not a benchmark name'),
+    ]

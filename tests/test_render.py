@@ -310,3 +310,32 @@ def test_functions_refuse_inputs_of_the_wrong_kind(
     table = ResultsTable.from_dir(write_results(tmp_path / "results", rows), manifest)
     body = f'Intro.\n{{% set G = "gpt-oss-120b" %}}\n{{{{ {call} }}}}\n'
     assert render_error(tmp_path, table, manifest, body) == f"{tmp_path / 'article.md'}:6: {message}"
+
+
+@pytest.mark.parametrize(
+    "above",
+    [
+        '- one: {{ per_gpu("6.1-0001", "gpt-oss-120b", "Server") }}\n'
+        '- two: {{ per_gpu("6.1-0002", "gpt-oss-120b", "Server") }}\n',
+        '| System | Per GPU |\n|---|--:|\n| one | {{ per_gpu("6.1-0001", "gpt-oss-120b", "Server") }} |\n',
+    ],
+    ids=["list", "table"],
+)
+def test_a_marker_in_the_paragraph_after_a_list_or_table_marks_it(
+    tmp_path: Path, tiny: ResultsTable, manifest: Manifest, above: str
+) -> None:
+    out = render(tmp_path, tiny, manifest, f"{above}\n\nThese are derived values.{{{{ cite() }}}}\n")
+    assert "These are derived values.[^\\[1\\]](#mlperf-fn-1)" in out
+
+
+def test_a_marker_after_a_paragraph_with_figures_marks_only_its_own(
+    tmp_path: Path, tiny: ResultsTable, manifest: Manifest
+) -> None:
+    body = (
+        'v6.0 gives {{ per_gpu("6.0-0001", "gpt-oss-120b", "Server") }}.\n\n'
+        'v6.1 gives {{ per_gpu("6.1-0001", "gpt-oss-120b", "Server") }}.{{ cite() }}\n'
+    )
+    out = render(tmp_path, tiny, manifest, body)
+    first, second = out.split("\n\n")[:2]
+    assert "mlperf-fn" not in first
+    assert second.count("(#mlperf-fn-") == 1

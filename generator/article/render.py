@@ -131,6 +131,22 @@ class _State:
         self.untracked: tuple[str, list[tuple[int, int]]] | None = None
 
 
+def _cited_uses(uses: list[FigureUse], blank: list[int], line: int) -> list[FigureUse]:
+    """The figures a ``cite()`` on template *line* marks, of those printed since the previous
+    marker: the ones in its own paragraph; when its paragraph prints none, the ones in the block
+    right above it (a marker in the paragraph after a table or a list marks the table or list;
+    it used to print nothing there)."""
+    start = max((b for b in blank if b < line), default=0)
+    own = [u for u in uses if u.line > start]
+    if own:
+        return own
+    end = start
+    while end - 1 in blank:  # the blank lines between the block and the paragraph
+        end -= 1
+    above = max((b for b in blank if b < end), default=0)
+    return [u for u in uses if above < u.line < end]
+
+
 class Renderer:
     """Renders articles against one results table."""
 
@@ -338,14 +354,8 @@ class Renderer:
             if rounds:
                 nums = [g.number for key, g in groups.items() if key[0] in rounds]
             else:
-                # the figures printed since the previous marker, within this marker's paragraph
-                para_start = max((b for b in blank if b < line), default=0)
-                keys = {
-                    (r.round, r.division, r.suite)
-                    for u in state.uses[prev:pos]
-                    if u.line > para_start
-                    for r in u.figure.entries
-                }
+                uses = _cited_uses(state.uses[prev:pos], blank, line)
+                keys = {(r.round, r.division, r.suite) for u in uses for r in u.figure.entries}
                 nums = [groups[key].number for key in keys if key in groups]
             prev = pos
             out.append(marker(nums))

@@ -176,7 +176,7 @@ _PER_GPU_LEAD = re.compile(PER_ACCELERATOR + r"[^\d]*$", re.I)
 #: product names and sizes, whose digits are not numbers: "B300", "NVL72", "8-GPU", "4x"
 _PRODUCT = re.compile(r"\b(?=\w*\d)(?=\w*[A-Za-z])\w+\b|\b\d+-[A-Za-z][\w-]*")
 #: a number with its unit right before "per GPU": the "per GPU" qualifies that number
-_QUALIFIES = re.compile(r"\d(?:[\d,.]*\d)?\s*(?:[A-Za-z/]+\s*){0,3}$")
+_QUALIFIES = re.compile(r"(?<![\d,.])\d(?:[\d,.]*\d)?\s*(?:[A-Za-z/]+\s*){0,3}$")
 
 
 class _Lead:

@@ -42,7 +42,7 @@ _MASKS = [
 ]
 _ESCAPE = re.compile(r"\\(.)")
 _EMPHASIS = re.compile(r"(?<![\w*])[*_]{1,3}|[*_]{1,3}(?![\w*])")
-_LINK = re.compile(r"(!?)\[([^\]\n]*)\]\(([^)\s]*)(?:\s+\"[^\"]*\")?\)")
+_LINK = re.compile(r"(!?)\[([^\[\]\n]*)\]\(([^)\s]*)(?:\s+\"[^\"]*\")?\)")
 _ENTITY = re.compile(r"&(?:#\d+|#x[0-9a-fA-F]+|[A-Za-z]+);")
 _SENTENCE_END = re.compile(r"[.!?][\"”’)\]]*(?=\s+[\"“‘(\[]*[A-Z0-9$]|\s*$)")
 _ABBREV = re.compile(
@@ -211,6 +211,16 @@ class Document:
         while k > 0 and self.blocks[k - 1].kind == "item":
             k -= 1
         return self.blocks[k - 1] if k > 0 and self.blocks[k - 1].kind == "paragraph" else None
+
+    def list_after(self, b: Block) -> Block | None:
+        """For a list item, the paragraph right after its list (a "Source:" line, a marker), if any."""
+        if b.kind != "item":
+            return None
+        k = self.index(b)
+        while k + 1 < len(self.blocks) and self.blocks[k + 1].kind == "item":
+            k += 1
+        after = self.blocks[k + 1] if k + 1 < len(self.blocks) else None
+        return after if after is not None and after.kind == "paragraph" else None
 
     def position(self, offset: int) -> tuple[int, int]:
         line, col = self.rendered.position(offset)

@@ -63,7 +63,9 @@ PER_ACCELERATOR = rf"(?:\bper[- ]|/\s*){PRODUCT_WORDS}{ACCELERATOR}\b"
 #: up to three words of a product name between a count and its noun ("8 B300 GPUs", "eight RTX
 #: PRO 6000 GPUs"): capitalised words, or a model number
 _PRODUCT = r"(?:(?-i:[A-Z][\w-]*)\s+|\d{3,5}\s+)"
-_NUM = rf"(?:\d{{1,3}}(?:,\d{{3}})+|\d+|{NUMBER_WORD})"
+#: one count of a list, atomic: "1,024" is one count, never re-read as "1" and "024" (a run of
+#: comma-joined digit groups read both ways took time exponential in its length)
+_NUM = rf"(?>\d{{1,3}}(?:,\d{{3}})+(?!\d)|\d+|{NUMBER_WORD})"
 CHIP_COUNT = [
     re.compile(rf"(?=\d)(?<![\w.,])(\d{{1,3}}(?:,\d{{3}})*|\d+)(?:\s+|-){_PRODUCT}{{0,3}}{_GPU_NOUN}\b"),
     re.compile(rf"(?=\d)(?<![\w.,])(\d+)-(?:{_GPU_NOUN}|way|node)\b", re.I),
@@ -74,9 +76,10 @@ CHIP_COUNT = [
     ),
     re.compile(r"\b(?:at|of|from|to|with|versus|vs\.?|against)\s+(\d{1,3}(?:,\d{3})+|\d+)(?![\w.,%×])"),
 ]
-#: a list of counts sharing one noun: "with four, five and eight GPUs", "4, 8 or 16 GPUs"
+#: a list of counts sharing one noun: "with four, five and eight GPUs", "4, 8 or 16 GPUs"; at most
+#: seventeen counts, so a long run of comma-joined words or digits is read in linear time
 CHIP_COUNT_LIST = re.compile(
-    rf"(?<![\w.,])({_NUM}(?:\s*,\s*{_NUM})*)\s*,?\s+(?:and|or)\s+{_NUM}(?:\s+|-){_PRODUCT}{{0,3}}{_GPU_NOUN}\b",
+    rf"(?<![\w.,])({_NUM}(?:\s*,\s*{_NUM}){{0,15}})\s*,?\s+(?:and|or)\s+{_NUM}(?:\s+|-){_PRODUCT}{{0,3}}{_GPU_NOUN}\b",
     re.I,
 )
 #: an all-capital word right before a number: "RTX PRO 6000 GPUs" names a product, not 6000 GPUs
@@ -150,7 +153,7 @@ def _spelling_pattern(name: str) -> str:
     return r"[\s\-_.]?".join(re.escape(p) for p in _spelling_parts(name))
 
 
-VARIANT_AFTER = re.compile(r"[\s\-_(]*(?:at\s+)?(99\.9|99|95)\s*(?:%|percent|\b)")
+VARIANT_AFTER = re.compile(r"[\s\-_(]*+(?:at\s+)?(99\.9|99|95)\s*(?:%|percent|\b)")
 #: texts read at most once per process (the same sentence is read by several rules)
 _READ_CACHE_SIZE = 4096
 

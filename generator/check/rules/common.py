@@ -60,7 +60,7 @@ def at(block: Block, index: int, message: str, help: str = "") -> Issue:
     return Issue(message, offset=block.offset(index), help=help)
 
 
-NOTE_LABEL = re.compile(r"\s*(?:\[\^?[^\]\s]+\]:?|\d+[.)]|\(\d+\))\s*$")
+NOTE_LABEL = re.compile(r"\s*+(?:\[\^?[^\]\s]++\]:?|\d++[.)]|\(\d++\))\s*$")
 
 
 def at_note(ctx: Context, block: Block, message: str, help: str = "") -> Issue:

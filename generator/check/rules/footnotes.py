@@ -102,16 +102,17 @@ def _no_footnote_at_all(ctx: Context) -> Iterator[Issue]:
 def claim_without_marker(ctx: Context) -> Iterator[Issue]:
     """Reports a block that prints official results without a marker pointing at their note.
 
-    A table or chart counts as marked when its caption, or the line right after it ("Source:",
-    "Note:"), carries a marker. A figure restated from a marked paragraph above (the same
+    A table or chart counts as marked when its caption or lead-in, or the paragraph right after
+    it ("Source:", "Note:", or the paragraph that reads it), carries a marker; a list, when the
+    paragraph before or after it does. A figure restated from a marked paragraph above (the same
     printed value) needs no second marker."""
     marked = {id(m.block) for m in ctx.notes.markers}
     earlier: set[str] = set()
     seen: set[int] = set()
     for c in ctx.claims:
         b = c.block
-        if not c.rows or c.kind == "entry" or id(b) in ctx.note_blocks or b.kind == "heading":
-            continue  # a title is not where a reader looks for a marker
+        if not c.rows or c.kind in ("entry", "count") or id(b) in ctx.note_blocks or b.kind == "heading":
+            continue  # a title is not where a reader looks for a marker; a chip count is no result
         if any(id(x) in marked for x in _marker_scope(ctx.doc, b)):
             earlier.add(c.text)
             continue
@@ -136,15 +137,24 @@ def is_caption(b: Block) -> bool:
 
 
 def _marker_scope(doc: Document, b: Block) -> list[Block]:
-    """The block; for a table cell, its whole table with the caption above or below it; for a
-    list item, the lead paragraph its list follows ("What they show:[1]")."""
+    """The block; for a table cell, its whole table with the caption or lead-in above it and the
+    paragraph right after it (a "Source:" line, or the paragraph that reads the table, marked);
+    for a list item, the lead paragraph its list follows ("What they show:[1]") and the paragraph
+    right after the list."""
     blocks = doc.blocks
     if b.table < 0:
         i = doc.index(b)
         after = [blocks[i + 1]] if i + 1 < len(blocks) and is_caption(blocks[i + 1]) else []
-        lead = doc.list_lead(b)
-        return [b, *after, *([lead] if lead is not None else [])]
-    return doc.cells(b.table) + [x for x in doc.beside(b.table) if is_caption(x)]
+        around = [x for x in (doc.list_lead(b), doc.list_after(b)) if x is not None]
+        return [b, *after, *around]
+    cells = doc.cells(b.table)
+    first = doc.index(cells[0])
+    return cells + [x for x in doc.beside(b.table) if doc.index(x) > first or _leads(x)]
+
+
+def _leads(b: Block) -> bool:
+    """A caption, or a paragraph that introduces what follows ("... per GPU:")."""
+    return is_caption(b) or b.text.rstrip().endswith(":")
 
 
 UNVERIFIED_NOTE = re.compile(

@@ -73,12 +73,18 @@ def hand_typed_number(ctx: Context) -> Iterator[Issue]:
     if not ctx.template:
         return
     yield from _copied_constants(ctx)
+    clauses = _clause_numbers(ctx)
     for c in ctx.claims:
         if not c.typed or c.kind == "entry" or ctx.quoted(c.block, c.index):
             continue
         if c.value < 10 and float(c.value).is_integer() and not c.suffix and c.unit in ("", "throughput"):
             continue
-        if _allowed(ctx, c):
+        if (
+            _allowed(ctx, c)
+            or (c.text in clauses and not c.suffix and not c.unit)
+            or _ideal(c)
+            or _label_count(c)
+        ):
             continue
         yield at_claim(
             c,
@@ -167,6 +173,12 @@ def _per_gpu_printed_as_total(ctx: Context) -> Iterator[Issue]:
         )
 
 
+#: a unit no result is given in: power, time, memory, money
+OTHER_UNIT = re.compile(
+    r"^\s*(?:[kMG]?W|watts?|kilowatts?|ms|milliseconds?|seconds?|s\b|[KMGT]i?B|GB/s|\$|USD|dollars?)\b", re.I
+)
+
+
 def _copied_constants(ctx: Context) -> Iterator[Issue]:
     """A ``constant()`` whose value is an official result or per-accelerator value of a round the
     article names: an official figure copied by hand, which will not follow a corrected file
@@ -178,6 +190,8 @@ def _copied_constants(ctx: Context) -> Iterator[Issue]:
     for c in ctx.claims:
         if c.typed or c.kind != "constant" or abs(c.value) < 1000 or ctx.quoted(c.block, c.index):
             continue
+        if c.unit in ("ratio", "pct", "money") or OTHER_UNIT.match(c.block.text[c.index + len(c.text) :]):
+            continue  # "1,100 W", "1,024 ms": not a result, whatever value it shares with one
         decimals = len(c.text.split(".")[1]) if "." in c.text else 0
         tol = 0.5 * 10 ** (-decimals)
         same = df[((df["result"] - c.value).abs() <= tol) | ((df["per_accelerator"] - c.value).abs() <= tol)]
@@ -189,6 +203,47 @@ def _copied_constants(ctx: Context) -> Iterator[Issue]:
                 f"value of entry {r['result_id']}",
                 "print it with result(...) or per_gpu(...), which cite the entry",
             )
+
+
+#: a clause number at the start of a heading or paragraph: "## 4. Discussion", "4.1 The two ..."
+CLAUSE = re.compile(r"^\s*(\d+(?:\.\d+)*)\.?\s")
+#: 100% as the ideal a value is measured against ("near 100%", "100% scaling efficiency"), not
+#: as a gain ("100% faster")
+IDEAL = re.compile(
+    r"^\s*(?!(?:faster|slower|higher|lower|more|less|better|worse|greater|ahead|behind|up|down)\b)", re.I
+)
+
+
+def _clause_numbers(ctx: Context) -> set[str]:
+    """The numbers of a report's clauses ("4", "4.1"), which its text refers to ("in 3.1 and 3.2"):
+    those that number a heading, and dotted ones that open a paragraph."""
+    out = set()
+    for b in ctx.doc.blocks:
+        m = CLAUSE.match(b.text)
+        if m and (b.kind == "heading" or (b.kind == "paragraph" and "." in m.group(1))):
+            out.add(m.group(1))
+    return out
+
+
+#: a chip count: "72 GPUs", "1,024-accelerator"
+COUNT_AFTER = re.compile(r"^(?:\s+|-)(?:GPUs?|accelerators?|chips?)\b", re.I)
+
+
+def _label_count(c: Claim) -> bool:
+    """A chip count in a heading or a table's header ("GB300 NVL72, Available, 72 GPUs"): a label
+    naming the configuration a comparison must disclose (in prose, a count the data give is
+    printed with a placeholder)."""
+    return c.block.kind in ("heading", "header") and bool(
+        COUNT_AFTER.match(c.block.text[c.index + len(c.text) :])
+    )
+
+
+def _ideal(c: Claim) -> bool:
+    return (
+        c.value == 100
+        and c.suffix.strip() in ("%", "percent")
+        and bool(IDEAL.match(c.block.text[c.index + len(c.text) :]))
+    )
 
 
 def _allowed(ctx: Context, c: Claim) -> bool:

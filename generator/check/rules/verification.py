@@ -256,7 +256,8 @@ def _nearer_official(ctx: Context, c: Claim, start: int, derived: list[Claim]) -
 
 #: a derived value labelled so right after it: "11,229 per GPU (derived)", "11,229, a derived value"
 DERIVED_AFTER = re.compile(
-    r"(?:\s*(?:[A-Za-z/-]+\s+){0,5}?)?[\s,(—–-]*(?:a\s+|an\s+|the\s+)?(?:derived|computed|calculated)\b", re.I
+    r"(?:\s*+(?:[A-Za-z/][A-Za-z/-]{0,30}+\s++){0,5}?)?[\s,(—–-]*+(?:a\s+|an\s+|the\s+)?(?:derived|computed|calculated)\b",
+    re.I,
 )
 
 
