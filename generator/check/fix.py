@@ -5,8 +5,13 @@ function of the article's :class:`Source` and one finding that returns an :class
 and column range of the file and the text that replaces it), or None where the text found there
 is not what the rule can mend. The edits of an article are applied from the end of the file
 backwards, so that no edit moves another; an edit overlapping one already taken is left for the
-next run. Nothing else changes: the bytes outside the edits, the line endings and the encoding
+next pass. Nothing else changes: the bytes outside the edits, the line endings and the encoding
 stay as they were, and fixing a fixed article changes nothing.
+
+The fixed texts are checked again before anything is written (copies in a private temporary
+folder), and fixed again while that check finds more (a title given its ® sign makes the heading
+that printed it a finding of its own), up to :data:`PASSES` checks: ``--diff`` shows what
+``--fix`` writes, and the findings ``--fix`` reports are those of the articles as written.
 
 An article that does not parse (its front matter, its template syntax: any MLP000 finding) is
 never touched. A finding whose fix would need judgement (a possessive "MLPerf's", a mark not
