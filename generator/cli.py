@@ -314,10 +314,15 @@ def check(
     ahead = CompileAhead(files) if files and default_jobs(jobs) > 1 else None
     try:
         project = _check_paths(ctx, paths)
-        # imported only now: --help and --version do not load pandas and the checker
-        from generator.site.build import run_checks
+        # imported only now: --help and --version do not load the checker; hand-written
+        # articles are checked without pandas, the rest with the site builder's run_checks
+        from generator.site.checking import check_handwritten
 
-        findings = run_checks(project, list(paths), results, config=check_config, jobs=jobs, ahead=ahead)
+        findings = check_handwritten(project, list(paths), results, config=check_config)
+        if findings is None:
+            from generator.site.build import run_checks
+
+            findings = run_checks(project, list(paths), results, config=check_config, jobs=jobs, ahead=ahead)
     finally:
         if ahead is not None:
             ahead.close()
@@ -372,15 +377,22 @@ class _EditorUse:
                 "--watch checks files again on each save: without -, --fix or --diff", self.ctx
             )
         project = self._stdin_project() if self.stdin else _check_paths(self.ctx, self.paths)
-        # imported only now: --help and --version do not load pandas and the checker
+        # imported only now: --help and --version do not load the checker
         from generator.check import CheckConfig
-        from generator.site.build import run_checks
 
-        def check_paths(ps: list[Path]) -> list[Finding]:
-            return run_checks(project, ps, self.results, config=self.config, jobs=self.jobs)
+        def check_paths(ps: list[Path], *, cached: bool = True) -> list[Finding]:
+            # hand-written articles without pandas (as check PATH), the rest with run_checks
+            from generator.site.checking import check_handwritten
+
+            found = check_handwritten(project, ps, self.results, config=self.config, cached=cached)
+            if found is not None:
+                return found
+            from generator.site.build import run_checks
+
+            return run_checks(project, ps, self.results, config=self.config, jobs=self.jobs, cached=cached)
 
         def check_copies(ps: list[Path]) -> list[Finding]:  # temporary copies: nothing of them cached
-            return run_checks(project, ps, self.results, config=self.config, jobs=self.jobs, cached=False)
+            return check_paths(ps, cached=False)
 
         config = CheckConfig.load(self.config or project.data_file("check.toml"))
         if self.stdin:

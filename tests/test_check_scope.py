@@ -412,3 +412,164 @@ def test_the_mark_before_a_common_noun_is_a_warning_and_as_a_noun_an_error(
         ("warning", 31, '"MLPerf®" is followed by "results", not a benchmark name'),
         ("error", 81, '"MLPerf®" is followed by "(nothing)", not a benchmark name'),
     ]
+
+
+def test_power_wording_that_denies_a_proxy_or_states_a_limit_or_a_version_is_no_power_claim(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    body = (
+        "# Why we print no tokens-per-watt for MLPerf® Inference v6.1\n\n"
+        "So every per-watt figure you may have seen for a v6.1 system rests on something else.\n\n"
+        "| Setting | HPE |\n|---|--:|\n| GPU power limit stated in the notes | 1,200 W |\n\n"
+        'HPE reached {{ per_gpu("6.1-0052", "gpt-oss-120b", "Server") }} tokens/s per GPU; no TDP '
+        "enters any figure here.{{ cite() }}\n\n"
+        'At a 1,100 W TGP it gives {{ per_gpu("6.1-0052", "gpt-oss-120b", "Offline") }} tokens/s per GPU.{{ cite() }}\n\n'
+        "{{ footnotes() }}\n"
+    )
+    assert findings(tmp_path, body, official, manifest, "MLP011") == [
+        '16:6 power claim ("1,100 W") based on TGP, which is not an MLPerf® power measurement'
+    ]
+
+
+def test_a_note_on_method_about_entries_a_complete_note_cites_needs_only_the_legend(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    body = (
+        "HPE's XD690 gave 113,685 tokens/s on gpt-oss-120b Server in MLPerf® Inference v6.1.[^1][^2]\n\n"
+        + NOTE.format(ids="6.1-0052")
+        + "[^2]: Per-GPU values divide the result of entry 6.1-0052 by its eight GPUs.\n"
+        + "[^3]: Per-GPU values divide the result of entry 6.1-0003 by its eight GPUs.\n"
+    )
+    path = article(tmp_path, body, FRONT)
+    found = [f.message for f in check(path, official, manifest) if f.rule == "MLP003"]
+    assert "footnote 2 does not name the benchmark and scenario" not in found
+    assert "footnote 3 does not name the benchmark and scenario" in found
+
+
+def test_a_column_of_tokens_per_watt_is_no_column_of_results(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    body = (
+        "| Scenario | Official result | Tokens/s per watt (derived) |\n|---|--:|--:|\n"
+        "| Offline | 102,909 tokens/s | 9.89 |\n\n"
+        "Entry 5.1-0061, MLPerf® Inference v5.1.[^1]\n\n" + NOTE.format(ids="5.1-0061")
+    )
+    assert findings(tmp_path, body, official, manifest, "MLP029") == []
+
+
+def test_naming_the_results_a_derived_value_comes_from_is_not_calling_it_official(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    source = (
+        'The best per-GPU gpt-oss-120b Server value in the MLPerf® Inference v6.1 Closed results is HPE\'s {{ per_gpu("6.1-0052", '
+        '"gpt-oss-120b", "Server") }} tokens/s among eight-GPU Available systems.{{ cite() }}\n\n{{ footnotes() }}\n'
+    )
+    framed = source.replace(
+        "value in the MLPerf® Inference v6.1 Closed results is", "MLPerf® Inference v6.1 result is"
+    )
+    analysis = source.replace(
+        "value in the MLPerf® Inference v6.1 Closed results",
+        "value, by an analysis of the official MLPerf® Inference v6.1 Closed results,",
+    )
+    assert findings(tmp_path, source, official, manifest, "MLP027") == []
+    assert findings(tmp_path, analysis, official, manifest, "MLP027") == []
+    assert len(findings(tmp_path, framed, official, manifest, "MLP027")) == 1
+
+
+def test_the_mark_in_text_a_placeholder_printed_from_the_results_is_the_submitter_s(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    body = (
+        'The stack of entry 6.1-0021 in MLPerf® Inference v6.1: {{ software("6.1-0021", "deepseek-r1", "Offline") }}.'
+        "{{ cite() }}\n\n{{ footnotes() }}\n"
+    )
+    path = article(tmp_path, body, FRONT)
+    assert [
+        f.message for f in check(path, official, manifest) if f.rule in ("MLP012", "MLP013", "MLP014")
+    ] == []
+    typed = article(tmp_path, "We ran the mlperf harness on it.\n\n{{ compliance() }}\n", FRONT)
+    assert [f.message for f in check(typed, official, manifest) if f.rule == "MLP013"] == [
+        'altered mark "mlperf"'
+    ]
+
+
+def test_per_gpu_leading_a_sentence_qualifies_its_number_past_a_round_name(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    body = (
+        "Per GPU, HPE's v6.1 gpt-oss-120b Server result works out to 14,211 tokens/s, a derived figure "
+        "(the official result of entry 6.1-0052 divided by eight), not an official MLPerf® metric. "
+        "Result not verified by MLCommons Association.[^1]\n\n" + NOTE.format(ids="6.1-0052")
+    )
+    assert findings(tmp_path, body, official, manifest, "MLP031") == []
+
+
+def test_a_row_labelled_official_over_a_per_gpu_value_is_mlp023(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    body = (
+        "| Item | HPE XD690 |\n|---|--:|\n"
+        '| **Official system result** | {{ result("6.1-0052", "gpt-oss-120b", "Server") }} tokens/s |\n'
+        '| **Official per-GPU score** | {{ per_gpu("6.1-0052", "gpt-oss-120b", "Server") }} tokens/s |\n'
+        '| **Per GPU (derived)** | {{ per_gpu("6.1-0052", "gpt-oss-120b", "Offline") }} tokens/s |\n\n'
+        "*gpt-oss-120b, Closed Datacenter, eight GPUs.*{{ cite() }}\n\n{{ footnotes() }}\n"
+    )
+    assert findings(tmp_path, body, official, manifest, "MLP023") == [
+        '9:5 the row labelled "Official per-GPU score" holds 14,211 and other derived values, not official results'
+    ]
+
+
+def test_an_entry_id_typed_beside_a_placeholder_value_of_another_entry_is_mlp021(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    body = (
+        '{%- set hpe = per_gpu("6.1-0052", "gpt-oss-120b", "Server") -%}\n'
+        "HPE's XD690 with eight B300 GPUs (entry 6.1-0025) delivers {{ hpe }} tokens/s per GPU on gpt-oss-120b "
+        "Server.{{ cite() }}\n\nHPE's XD690 (entry 6.1-0052) delivers {{ hpe }} tokens/s per GPU.{{ cite() }}\n\n"
+        "{{ footnotes() }}\n"
+    )
+    assert findings(tmp_path, body, official, manifest, "MLP021") == [
+        "7:41 entry 6.1-0025 does not give 14,211, printed beside it: 14,211 is the gpt-oss-120b Server result of 6.1-0052"
+    ]
+
+
+def test_a_composite_called_official_is_mlp023(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    body = (
+        "Across gpt-oss-120b and llama2-70b-99 in MLPerf® Inference v6.1, the official composite score for "
+        "B300 over B200 is 1.19.\n\n{{ compliance() }}\n"
+    )
+    assert findings(tmp_path, body, official, manifest, "MLP023") == [
+        '6:70 "official" is applied to 1.19, a value that is derived, not an official result'
+    ]
+
+
+def test_an_own_run_in_a_section_about_an_mlperf_entry_needs_unverified(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    body = (
+        "In MLPerf® Inference v6.1 our XD690 gave 113,685 tokens per second on gpt-oss-120b Server (entry 6.1-0052).[^1]\n\n"
+        "Since then our engineers kept tuning. With the same benchmark and scenario it now reaches 120,400 "
+        "tokens per second in our lab.\n\n" + NOTE.format(ids="6.1-0052")
+    )
+    assert findings(tmp_path, body, official, manifest, "MLP033") == [
+        "8:91 120,400 is a score of the author's own run, which MLCommons has not reviewed, and its sentence "
+        "does not call it unverified"
+    ]
+
+
+def test_one_named_scenario_does_not_disclose_a_scenario_difference(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    body = (
+        '{%- set b300 = per_gpu("6.1-0052", "gpt-oss-120b", "Server") -%}\n'
+        '{%- set mi355 = per_gpu("6.1-0003", "gpt-oss-120b", "Offline") -%}\n'
+        "In MLPerf® Inference v6.1, Closed, Available, eight GPUs, gpt-oss-120b: the B300 system posts "
+        "{{ b300 }} tokens/s per GPU in the Server scenario; the MI355X system {{ mi355 }}.{{ cite() }}\n\n"
+        "That is MI355X ahead by {{ pct_gap(mi355, b300) }} per GPU.{{ cite() }}\n\n{{ footnotes() }}\n"
+    )
+    found = findings(tmp_path, body, official, manifest, "MLP007")
+    assert len(found) == 1 and "compares Offline with Server results" in found[0], found
+    both = body.replace("system {{ mi355 }}", "system {{ mi355 }} in the Offline scenario")
+    assert findings(tmp_path, both, official, manifest, "MLP007") == []

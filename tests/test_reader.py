@@ -52,8 +52,10 @@ def test_markers_become_markdown_footnotes_with_linked_entries(tmp_path: Path, m
     note1 = html.unescape(
         next(ln for ln in page.splitlines() if ln.startswith("[^1]: "))
     )  # as the browser reads it
+    # the round, division and suite with the benchmarks and scenarios cited; the rest (entries,
+    # source, statements) out of the hover preview
     assert note1.startswith(
-        "[^1]: MLPerf® Inference v6.1 Closed Datacenter. <br>**gpt-oss-120b** Server (entries "
+        '[^1]: MLPerf® Inference v6.1 Closed Datacenter: **gpt-oss-120b** (Server). <span class="gi-note-more">Entries '
     )
     assert (
         f'<a class="gi-entry" href="{DETAILS}" title="Official result 6.1-0001"><span class="gi-id">6.1-0001</span></a>'
@@ -62,7 +64,7 @@ def test_markers_become_markdown_footnotes_with_linked_entries(tmp_path: Path, m
     # the guideline statements stay: source and date, derived metrics, not verified, trademark
     assert "Retrieved from [" in note1 and "are derived metrics computed by GPU Insights" in note1
     assert "Result not verified by MLCommons Association." in note1
-    assert note1.endswith("See www.mlcommons.org for more information.")
+    assert note1.endswith("See www.mlcommons.org for more information.</span>")
 
 
 def test_details_urls_that_are_not_http_are_not_links(tmp_path: Path, manifest: Manifest) -> None:
@@ -74,15 +76,19 @@ def test_details_urls_that_are_not_http_are_not_links(tmp_path: Path, manifest: 
     assert '<span class="gi-id">6.1-0001</span>' in page
 
 
-def test_entries_are_grouped_by_benchmark_and_scenario(tmp_path: Path, manifest: Manifest) -> None:
+def test_a_note_names_its_benchmarks_and_scenarios_and_each_entry_once(
+    tmp_path: Path, manifest: Manifest
+) -> None:
     rows = [*TINY_ROWS, tiny_row("6.1-0009", "llama2-70b-99.9", "Offline", 1000.0)]
     r, _ = rendered(tmp_path, manifest, rows)
     page = reader_markdown(r, NoteContext(manifest, {}, {}))
     note = next(ln for ln in page.splitlines() if ln.startswith("[^1]: "))
+    assert note.startswith("[^1]: MLPerf® Inference v6.1 Closed Datacenter: **gpt-oss-120b** (Server).")
     assert (
-        '<br>**gpt-oss-120b** Server (entries <span class="gi-id">6.1-0001</span>, '
-        '<span class="gi-id">6.1-0002</span>, <span class="gi-id">6.1-0003</span>'
+        'Entries <span class="gi-id">6.1-0001</span>, <span class="gi-id">6.1-0002</span>, '
+        '<span class="gi-id">6.1-0003</span>'
     ) in note
+    assert note.count("6.1-0001") == 1
 
 
 def test_table_cells_put_details_in_secondary_type() -> None:

@@ -19,6 +19,7 @@ from __future__ import annotations
 import marshal
 import multiprocessing as mp
 import os
+import re
 import signal
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
@@ -30,6 +31,19 @@ from generator.workers import die_with_parent, limit_memory
 #: articles a command compiles ahead at most (more are left to the rendering workers)
 MAX_AHEAD = 4
 GRACE_SECONDS = 5.0  # beyond the rendering time limit, before the helper is given up
+
+
+#: what the template engine acts on; an article with none of it is hand-written: no template
+#: code to compile, nothing for rendering to run
+MARKUP = re.compile(r"\{[{%#]")
+
+
+def templated(path: Path) -> bool:
+    """Whether the article at *path* holds template markup (or cannot be read: rendering says why)."""
+    try:
+        return MARKUP.search(path.read_text("utf-8")) is not None
+    except (OSError, UnicodeDecodeError):
+        return True
 
 
 @dataclass(frozen=True)
@@ -48,9 +62,12 @@ class CompileAhead:
     def __init__(self, paths: list[Path]) -> None:
         ctx = mp.get_context("fork")
         self.conn, child = ctx.Pipe(duplex=False)
-        todo = paths[:MAX_AHEAD]
+        todo = [p for p in paths if templated(p)][:MAX_AHEAD]  # a hand-written one has nothing to compile
         self.proc = ctx.Process(target=_compile_all, args=(child, todo, os.getpid()), daemon=True)
-        self.proc.start()
+        if todo:
+            self.proc.start()
+        else:  # nothing to wait for
+            self.conn.close()
         child.close()
 
     def collect(self, seconds: float) -> dict[str, Compiled]:
@@ -73,7 +90,8 @@ class CompileAhead:
     def close(self) -> None:
         if self.proc.is_alive():
             self.proc.kill()
-        self.proc.join()
+        if self.proc.pid is not None:  # started
+            self.proc.join()
         self.conn.close()
 
 

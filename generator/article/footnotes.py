@@ -17,8 +17,8 @@ from pathlib import Path
 from generator.article.escape import md
 from generator.article.figures import KIND_NOUNS, Figure
 from generator.data.manifest import Manifest, Round
-from generator.data.results import ROUND_FILES, version_key
 from generator.data.row import Row
+from generator.data.versions import ROUND_FILES, version_key
 
 TRADEMARK = (
     "The MLPerf name and logo are registered and unregistered trademarks of MLCommons "
@@ -121,14 +121,34 @@ def inferred_sentence(g: Group, display: dict[str, str]) -> str:
             "checker sets the flag for the whole scenario, which runs as a stricter Server test, so it does "
             "not mean these results were inferred."
         )
-    rest = sorted(g.inferred - scenario_wide)
+    rest = g.inferred - scenario_wide
     if rest:
-        listed = ", ".join(f"{e} {display.get(b, b)} {s}" for e, b, s in rest)
         parts.append(
-            f"The official file marks {listed} as inferred (from another scenario's run, or set by the "
-            "submission checker for the scenario's folder name)."
+            f"The official file marks as inferred (from another scenario's run, or set by the submission "
+            f"checker for the scenario's folder name) {inferred_list(rest, display)}."
         )
     return " ".join(parts)
+
+
+def inferred_list(inferred: set[tuple[str, str, str]], display: dict[str, str]) -> str:
+    """ "the Qwen3-VL-235B-A22B Offline and Server results of 6.1-0024 and 6.1-0025; the whisper
+    Offline result of 6.1-0003": each entry once per benchmark (the round overview's note named
+    60 entries one scenario at a time, 3,000 characters)."""
+    scenarios: dict[tuple[str, str], set[str]] = {}
+    for e, b, s in inferred:
+        scenarios.setdefault((b, e), set()).add(s)
+    entries: dict[tuple[str, tuple[str, ...]], list[str]] = {}
+    for (b, e), found in scenarios.items():
+        entries.setdefault((b, tuple(sorted(found, key=scenario_key))), []).append(e)
+    out = []
+    for (b, ss), es in sorted(
+        entries.items(), key=lambda x: ((display.get(x[0][0]) or x[0][0]).lower(), x[0][1])
+    ):
+        ids = sorted(es)
+        said = ", ".join(ids[:-1]) + f" and {ids[-1]}" if len(ids) > 1 else ids[0]
+        noun = "results" if len(ss) > 1 or len(ids) > 1 else "result"
+        out.append(f"the {display.get(b, b)} {' and '.join(ss)} {noun} of {said}")
+    return "; ".join(out)
 
 
 def source_label(rnd: Round, loaded: str = "") -> str:

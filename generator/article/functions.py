@@ -12,13 +12,16 @@ import statistics
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from generator.article.figures import Figure, calc_of, entry_figure, gpus_figure, per_gpu_figure, total_figure
 from generator.article.queries import Queries
 from generator.data.manifest import Manifest, load_prices
-from generator.data.table import ResultsTable, Row
+from generator.data.row import Row
 from generator.errors import LookupFailed, ManifestError
+
+if TYPE_CHECKING:
+    from generator.data.table import ResultsTable
 
 Num = Figure | float | int
 

@@ -25,13 +25,16 @@ from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from pathlib import Path
 from types import FrameType
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from generator.article.frontmatter import load_article
 from generator.article.render import Rendered, Renderer
-from generator.data.table import ResultsTable, Row
+from generator.data.row import Row
 from generator.errors import GpuInsightsError
 from generator.workers import default_jobs, die_with_parent, limit_memory, shared_with_forks
+
+if TYPE_CHECKING:
+    from generator.data.table import ResultsTable
 
 GRACE_SECONDS = 5.0  # after the limit, the parent kills a worker that did not stop itself
 

@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from generator.article.figures import Figure, total_figure
-from generator.data.results import version_key
 from generator.data.row import Row
+from generator.data.versions import version_key
 from generator.errors import ClaimFailed, LookupFailed
 
 if TYPE_CHECKING:

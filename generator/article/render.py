@@ -15,11 +15,10 @@ import re
 import sys
 from dataclasses import dataclass, field
 from types import TracebackType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import jinja2
 
-from generator.article import charts as charts_mod
 from generator.article.ahead import Compiled
 from generator.article.escape import DataText, Trusted, md, md_attr
 from generator.article.figures import MAGNITUDES, Figure, rows_text
@@ -31,6 +30,12 @@ from generator.article.sandbox import Limits, compile_template, make_environment
 from generator.article.sourcemap import EXPR, GENERATED, TEXT, Chunk, Origins, SourceMap
 from generator.article.tables import Table, best_table, top_table
 from generator.errors import ClaimFailed, GpuInsightsError, TemplateError
+from generator.lazy import lazy
+
+if TYPE_CHECKING:
+    from generator.article import charts as charts_mod
+else:  # imported on the first chart: charts import pandas, which a hand-written article never needs
+    charts_mod = lazy("generator.article.charts")
 
 CITE = "\x00CITE{n}\x00"
 FOOTNOTES = "\x00FOOTNOTES\x00"

@@ -179,13 +179,16 @@ _PRODUCT = re.compile(r"\b(?=\w*\d)(?=\w*[A-Za-z])\w+\b|\b\d+-[A-Za-z][\w-]*")
 _QUALIFIES = re.compile(r"(?<![\d,.])\d(?:[\d,.]*\d)?\s*(?:[A-Za-z/]+\s*){0,3}$")
 
 
+_VERSION = re.compile(r"\bv\d+(?:\.\d+)+\b")
+
+
 class _Lead:
     """'per GPU' earlier in the sentence with no number in between (product names may hold
     digits), which does not qualify an earlier number ("15,990 tokens/s per GPU, from ...")."""
 
     @staticmethod
     def search(lead: str) -> bool:
-        text = _PRODUCT.sub("w", lead)
+        text = _PRODUCT.sub("w", _VERSION.sub("w", lead))  # "Per GPU, our v6.1 Server result is"
         m = _PER_GPU_LEAD.search(text)
         return m is not None and not _QUALIFIES.search(text[: m.start()])
 

@@ -177,6 +177,8 @@ class Context:
         if header is None:
             return ""
         text = header.text
+        if re.search(r"(?:\bper|/)\s*(?:[kM]?W|watts?|joules?|J|kWh)\b", text, re.I):
+            return ""  # "Tokens/s per watt": an efficiency, neither a result nor per GPU
         if PER_GPU_HEADER.search(text):
             return "per_gpu"
         if re.search(r"tokens?|samples?|queries|QPS|/s\b|per second", text, re.I):
@@ -364,7 +366,7 @@ class Context:
         before = previous(self, c.block)
         if before is None:
             return []
-        every = set(self.matcher.df["submitter"])
+        every = self.matcher.table.values("submitter")
         named = self.vocab.submitter_words(c.block.words(c.sentence), every)
         sides = [
             x

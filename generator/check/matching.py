@@ -16,14 +16,15 @@ from dataclasses import dataclass
 
 from generator.check.claims import Claim
 from generator.check.vocabulary import Mentions
-from generator.data.table import ResultsTable, Row
+from generator.data.row import Row
+from generator.data.rowtable import RowTable
 
 
 class EntryRows(Mapping[str, list[Row]]):
     """Entry ID → its rows, each list made on first use (making every row of a large table
     up front costs half a second and tens of megabytes that most checks never read)."""
 
-    def __init__(self, table: ResultsTable) -> None:
+    def __init__(self, table: RowTable) -> None:
         self.table = table
         self.positions = {k: v for k, v in table.entry_positions().items() if k}
         self.made: dict[str, list[Row]] = {}
@@ -62,11 +63,10 @@ class Match:
 
 
 class Matcher:
-    """Candidate rows and value matching over one results table."""
+    """Candidate rows and value matching over one results table (plain lists: no pandas)."""
 
-    def __init__(self, table: ResultsTable) -> None:
+    def __init__(self, table: RowTable) -> None:
         self.table = table
-        self.df = table.df
         self.by_id = EntryRows(table)
         #: candidates by what selects them: a long article asks the same question for most of
         #: its numbers (476 numbers of one 20 KB article: 3.7 s of DataFrame selections)
@@ -86,15 +86,16 @@ class Matcher:
             rows = [r for e in sorted(m.entries) for r in self.by_id.get(e, [])]
             if rows:
                 return rows
-        df = self.df
+        within: dict[str, set[str]] = {}
         rs = set(m.rounds) or set(rounds)
         if rs:
-            df = df[df["round"].isin(rs)]
+            within["round"] = rs
         if m.benchmarks:
-            df = df[df["benchmark"].isin(m.benchmarks)]
-        if len(df) > 4000:
+            within["benchmark"] = set(m.benchmarks)
+        found = self.table.positions(**within)
+        if len(found) > 4000:
             return []
-        return self.table.rows_of(df)
+        return self.table.rows_at(found)
 
     @staticmethod
     def values(rows: list[Row], value: float, tol: float, unit: str) -> list[Match]:

@@ -11,13 +11,13 @@ from __future__ import annotations
 import contextlib
 import re
 import traceback
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from generator.article.frontmatter import load_article
-from generator.article.pool import Cache, render_articles
+from generator.article.pool import Cache, Outcome, render_articles
 from generator.article.render import Rendered, Renderer
 from generator.budget import OverTime, within
 from generator.check.config import CheckConfig
@@ -27,8 +27,11 @@ from generator.check.matching import Matcher
 from generator.check.registry import RULES, Issue, declare
 from generator.check.vocabulary import Mentions, Vocabulary
 from generator.data.manifest import Manifest
-from generator.data.table import ResultsTable
+from generator.data.rowtable import RowTable
 from generator.errors import GpuInsightsError
+
+if TYPE_CHECKING:
+    from generator.data.table import ResultsTable
 
 SUPPRESS = re.compile(
     r"<!--\s*gpu-insights:\s*allow\s+([A-Z]{3}\d{3}(?:\s*,\s*[A-Z]{3}\d{3})*)\s*(\"[^\"]*\"|'[^']*')?\s*-->"
@@ -126,13 +129,20 @@ class Checker:
     """Checks rendered articles against the guidelines, with the data they cite."""
 
     def __init__(
-        self, manifest: Manifest, config: CheckConfig, table: ResultsTable, *, sample: bool = False
+        self,
+        manifest: Manifest,
+        config: CheckConfig,
+        table: ResultsTable | RowTable,
+        *,
+        sample: bool = False,
     ) -> None:
         self.manifest = manifest
         self.config = config
         self.table = table
-        self.vocab = Vocabulary(manifest, set(table.df["benchmark"]))
-        self.matcher = None if sample else Matcher(table)
+        #: the rows as plain lists: the rules never need pandas (a loaded table's own rows)
+        self.rows = table if isinstance(table, RowTable) else RowTable.of(table)
+        self.vocab = Vocabulary(manifest, self.rows.values("benchmark"))
+        self.matcher = None if sample else Matcher(self.rows)
 
     def prepare(self, rounds: Iterable[str], known: Mapping[str, Mentions] | None = None) -> None:
         """Do now what the first check would otherwise do (the vocabulary's patterns, the rows of
@@ -248,10 +258,11 @@ def check_rendered(
     jobs: int | None = None,
     cache: Cache | None = None,
     reads: Reads | None = None,
+    render: Callable[..., list[Outcome]] = render_articles,
 ) -> tuple[list[Finding], list[Rendered]]:
-    """Render and check each article; one that fails to render, or needs data that is not
-    loaded, is an MLP000 finding. *reads* keeps what the vocabulary read in each article's
-    check, for the next check of it."""
+    """Render (with *render*: in workers, by default) and check each article; one that fails to
+    render, or needs data that is not loaded, is an MLP000 finding. *reads* keeps what the
+    vocabulary read in each article's check, for the next check of it."""
     findings: list[Finding] = []
     rendered: list[Rendered] = []
     sev = checker.config.severity("MLP000")
@@ -263,7 +274,7 @@ def check_rendered(
             known.update(reads.load(paths))
         checker.prepare(_front_matter_rounds(paths), known)
 
-    for o in render_articles(renderer, paths, jobs=jobs, cache=cache, meanwhile=meanwhile):
+    for o in render(renderer, paths, jobs=jobs, cache=cache, meanwhile=meanwhile):
         if o.rendered is None:
             m = re.match(r"(.*?):(\d+)(?::(\d+))?: (.*)", o.error, re.S)
             line, col, msg = (int(m.group(2)), int(m.group(3) or 1), m.group(4)) if m else (1, 1, o.error)

@@ -178,7 +178,7 @@ class Mentions:
 class Vocabulary:
     """Reads names out of prose, for the benchmarks this project knows."""
 
-    def __init__(self, manifest: Manifest, benchmarks: set[str]) -> None:
+    def __init__(self, manifest: Manifest, benchmarks: set[str] | frozenset[str]) -> None:
         self.manifest = manifest
         self.benchmarks = sorted(benchmarks | set(manifest.rules.benchmarks))
         self._read: dict[str, Mentions] = {}
@@ -236,7 +236,7 @@ class Vocabulary:
         return found
 
     @staticmethod
-    def submitter_words(text: str, names: set[str]) -> set[str]:
+    def submitter_words(text: str, names: set[str] | frozenset[str]) -> set[str]:
         """The submitter names (or parts of joint names: "Dell_AMD" gives "dell", "amd") a text mentions."""
         low = text.lower()
         words = {

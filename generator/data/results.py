@@ -44,6 +44,7 @@ from generator.data.fields import (
     whole_of,
 )
 from generator.data.manifest import Manifest, Round, normalize_version, read_json
+from generator.data.versions import ROUND_FILES, version_key  # noqa: F401 - also imported from here
 from generator.errors import DataError
 
 #: The normalized schema, in column order.
@@ -873,9 +874,6 @@ def read_results(
 
 
 #: File names a round directory may hold, most preferred first.
-ROUND_FILES = ("summary_results.json", "summary.xlsx", "summary.json", "summary.csv")
-
-
 def round_file(results_dir: Path, version: str, manifest: Manifest | None = None) -> Path | None:
     """The file holding round *version* under ``results_dir/v<version>/``, if any."""
     d = Path(results_dir) / f"v{normalize_version(version)}"
@@ -966,10 +964,6 @@ def available_rounds(results_dir: Path) -> list[str]:
         if sub.is_dir() and sub.name.startswith("v") and round_file(d, sub.name):
             found.append(normalize_version(sub.name))
     return sorted(found, key=version_key)
-
-
-def version_key(version: str) -> tuple[int, ...]:
-    return tuple(int(p) if p.isdigit() else 0 for p in normalize_version(version).split("."))
 
 
 def iter_round_files(results_dir: Path, versions: Iterable[str]) -> Iterator[tuple[str, Path]]:

@@ -25,7 +25,7 @@ from generator.article.charts import load_altair
 from generator.article.figures import ledger_calc, ledger_format, ledger_row
 from generator.article.functions import Library, Prices
 from generator.article.pool import Outcome, render_articles
-from generator.article.render import Article, Rendered, Renderer, load_article
+from generator.article.render import Rendered, Renderer, load_article
 from generator.article.svgdraw import Drawing, new_drawing, spec_json
 from generator.check import (
     CheckConfig,
@@ -51,6 +51,7 @@ from generator.site.cache import (
     files_digest,
     results_digest,
 )
+from generator.site.checking import CheckRenderer
 from generator.site.mkdocs_build import MkDocsSetup, pinned_epoch, run_mkdocs
 from generator.site.pages import (
     REVIEW_META,
@@ -780,31 +781,6 @@ def run_checks(
         renderer, checker, article_paths(project, paths), jobs=jobs, cache=cache, reads=reads
     )
     return findings
-
-
-class CheckRenderer(Renderer):
-    """The renderer of ``gpu-insights check``: an article the loaded results cannot render is
-    reported in the check's terms (its ``--results``), not the build's, and a hand-written
-    article without front matter is not told about front matter."""
-
-    results: Path | None = None
-
-    def missing_data(self, article: Article) -> str:
-        if not super().missing_data(article):
-            return ""
-        need = [r for r in article.rounds if r not in self.lib.table.rounds] or list(article.rounds)
-        folders = ", ".join(f"v{r}/" for r in need) or "v6.1/, ..."
-        fetch = " and ".join(f"`gpu-insights fetch {r}`" for r in need) or "`gpu-insights fetch ROUND`"
-        if self.results is None:
-            return (
-                "checking it needs the official results, and only the embedded sample (a few rows of one "
-                f"published article) was loaded: run `gpu-insights check --results DIR {article.path}`, "
-                f"where DIR holds a folder per round ({folders}; {fetch} downloads one)"
-            )
-        return (
-            f"round(s) {', '.join('v' + r for r in need)} not in {self.results}: give --results a folder "
-            f"holding {folders}, or download them with {fetch}"
-        )
 
 
 def _pinned_epoch(manifest: Manifest, table: ResultsTable, rendered: list[Rendered]) -> int:

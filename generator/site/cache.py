@@ -17,14 +17,16 @@ import pickle
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from generator import __version__
 from generator.article.render import Rendered, Renderer
 from generator.check.vocabulary import Mentions
-from generator.data.table import ResultsTable
 from generator.signing import read_signed, write_signed
-from generator.site.reuse import hash_file, hash_inputs
+from generator.site.digest import hash_file, hash_inputs
+
+if TYPE_CHECKING:
+    from generator.data.table import ResultsTable
 
 CODE_DIR = Path(__file__).resolve().parents[1]
 
@@ -128,6 +130,8 @@ def cached_table(cache_dir: Path | None, digest: str, load: Callable[[], Results
     Parsing and validating the official files takes about 0.4 s; unpickling the result
     takes a few milliseconds. Any change to a results file, a data file or the code
     makes a new digest."""
+    from generator.data.table import ResultsTable  # imported here: pandas is no import of this module
+
     path = cache_dir / f"table-{digest[:32]}.pickle" if cache_dir else None
     table = _read_pickle(path) if path else None
     if not isinstance(table, ResultsTable):

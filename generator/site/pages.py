@@ -39,6 +39,9 @@ from generator.site.reader import (
     NoteContext,
     benchmarks_of,
     details_urls,
+    entries_markdown,
+    entries_page_name,
+    entries_rounds,
     reader_markdown,
     rounds_of,
 )
@@ -258,13 +261,23 @@ def published_pages(sitemap: Path) -> set[str]:
     return out
 
 
+#: the provenance appendix of a rendered article (generator.article.render.provenance_appendix)
+PROVENANCE = re.compile(r'(?ms)^<details class="gi-provenance".*?^</details>\n*')
+
+
+def without_provenance(markdown: str) -> str:
+    """The reader's page without the provenance appendix: the review view and ``figures.json``
+    keep it (on the round overview it was 613 KB of the page's 1.3 MB of HTML)."""
+    return PROVENANCE.sub("", markdown).rstrip("\n") + "\n"
+
+
 def article_page(r: Rendered, ctx: NoteContext, pub: Publication) -> str:
     """The reader's page: front matter, the byline under the title, reader-grade footnotes."""
     meta = front_matter(r, pub)
     if r.missing:  # a page saying what it needs, not an article: out of the feed, sitemap and search
         meta |= UNBUILT_META
     head = yaml.safe_dump(meta, sort_keys=True, allow_unicode=True, default_flow_style=False)
-    body = r.markdown if r.missing else reader_markdown(r, ctx)
+    body = r.markdown if r.missing else without_provenance(reader_markdown(r, ctx))
     line = byline(r)
     if line and not r.missing:
         body = re.sub(
@@ -674,6 +687,8 @@ def page_makers(
     for r in rendered:
         if r.article.slug in slugs:
             pages.append((f"{r.article.slug}.md", functools.partial(article_page, r, ctx, pub)))
+            for v in [] if r.missing else entries_rounds(r):  # the entries its notes collapse, linked
+                pages.append((entries_page_name(r.article.slug, v), functools.partial(_entries, r, ctx, v)))
         mine = grouped.get(str(r.article.path), [])
         pages.append(
             (f"review/{r.article.slug}.md", functools.partial(_review, r, mine, r.article.slug in slugs))
@@ -699,6 +714,11 @@ def page_makers(
             (f"benchmarks/{bench_slug(b)}.md", functools.partial(_benchmark, b, shown, manifest, table))
         )
     return pages
+
+
+def _entries(r: Rendered, ctx: NoteContext, version: str) -> str:
+    desc = f"The MLPerf® Inference v{version} entries cited by {r.article.title}, each linked to its official result."
+    return titled(entries_markdown(r, ctx, version), description=attr(xml_text(desc)))
 
 
 def _review(r: Rendered, findings: list[Finding], published: bool) -> str:

@@ -74,7 +74,9 @@ EXTENSIONS = (
 #: articles otherwise renders all of them into every page: a quarter of the MkDocs build)
 FEATURES = ("content.footnote.tooltips", "navigation.prune")
 EXTRA_CSS = ("assets/site.css",)
-EXTRA_JS = ("assets/vega-bundle.js", "assets/charts.js")
+#: the Vega bundle (900 KB) is not among them: assets/charts.js loads it, on a page with a chart,
+#: when a chart comes near the screen
+EXTRA_JS = ("assets/charts.js",)
 
 
 @contextmanager

@@ -143,36 +143,57 @@ def entry_link(rnd: str, rid: str, details: dict[tuple[str, str], str]) -> str:
     )
 
 
-def entries_by_benchmark(
-    g: Group, cited: dict[tuple[str, str], set[tuple[str, str]]], ctx: NoteContext
+#: a note lists up to this many entries as links; past it, the IDs as plain text in a collapsed list
+#: (every ID still on the page and printed, as the guidelines require), each linked to its official
+#: result on the article's list of entries (:func:`entries_markdown`): the round overview's notes
+#: held 2,460 links, 620 KB of its HTML and most of its tab stops
+SHORT_LIST = 8
+
+
+def benchmarks_cited(g: Group, ctx: NoteContext) -> str:
+    """ "**DeepSeek-R1** (Server, Offline), **gpt-oss-120b** (Server)": what a note cites."""
+    names = sorted(g.benchmarks, key=lambda b: (ctx.display.get(b) or b).lower())
+    return ", ".join(
+        f"**{md(ctx.display.get(b, b))}** ({', '.join(md(s) for s in sorted(g.benchmarks[b], key=scenario_key))})"
+        for b in names
+    )
+
+
+def note_entries(cited: dict[tuple[str, str], set[tuple[str, str]]]) -> tuple[list[str], list[str]]:
+    """The entry IDs a note cites, each once and in order, and the rows without one (named)."""
+    rows = {x for xs in cited.values() for x in xs}
+    return sorted(i for i, _ in rows if i), sorted(label for i, label in rows if not i)
+
+
+def entries_sentence(
+    g: Group, cited: dict[tuple[str, str], set[tuple[str, str]]], ctx: NoteContext, more: str
 ) -> str:
-    """ "DeepSeek-R1 Server: 6.1-0021, 6.1-0052; Offline: 6.1-0003. gpt-oss-120b Server: …" with links;
-    a row without an entry ID named by its submitter, system and place in its file."""
-    parts = []
-    for b in sorted(g.benchmarks, key=lambda b: (ctx.display.get(b) or b).lower()):
-        scen = []
-        for s in sorted(g.benchmarks[b], key=scenario_key):
-            rows = cited.get((b, s), set())
-            ids = sorted(i for i, _ in rows if i)
-            said = (
-                [
-                    f"{'entry' if len(ids) == 1 else 'entries'} {', '.join(entry_link(g.key[0], i, ctx.details) for i in ids)}"
-                ]
-                if ids
-                else []
-            )
-            said += [md(label) for label in sorted(label for i, label in rows if not i)]
-            scen.append(f"{s} ({'; '.join(said)})")
-        parts.append(f"**{md(ctx.display.get(b, b))}** {'; '.join(scen)}.")
-    return "<br>" + "<br>".join(parts)
+    """The note's entries: linked when they are few; else their IDs in a collapsed list (plain
+    text: it prints, and search finds them) with a link to the list where each is linked (*more*)."""
+    ids, unnamed = note_entries(cited)
+    n = len(ids) + len(unnamed)
+    noun = "entry" if n == 1 else "entries"
+    if n <= SHORT_LIST or not more:
+        said = [entry_link(g.key[0], i, ctx.details) for i in ids] + [md(x) for x in unnamed]
+        return f"{noun.capitalize()} {', '.join(said)}."
+    # plain IDs, one element for all (an ID never breaks at its hyphen before a digit, UAX #14 LB25)
+    listed = ", ".join([md(i) for i in ids] + [md(x) for x in unnamed])
+    return (
+        f'<details class="gi-ids"><summary>{n} {noun}</summary><span class="gi-ids-list">{listed}</span>. '
+        f"[Each linked to its official result]({more})</details>"
+    )
 
 
-def reader_note(g: Group, cited: dict[tuple[str, str], set[tuple[str, str]]], ctx: NoteContext) -> str:
-    """One footnote: what :func:`generator.article.footnotes.note_text` states, with links."""
+def reader_note(
+    g: Group, cited: dict[tuple[str, str], set[tuple[str, str]]], ctx: NoteContext, more: str = ""
+) -> str:
+    """One footnote: what :func:`generator.article.footnotes.note_text` states, with links: the
+    round, division and suite with the benchmarks and scenarios cited, the source, the statements,
+    and the entries (:func:`entries_sentence`; a long list last, collapsed, after the statements)."""
     round_, division, suite = g.key
     rnd = ctx.manifest.rounds.get(round_)
     suite_name = SUITE_NAMES.get(suite, suite.capitalize())  # names from the data: text, never markup
-    head = f"MLPerf® Inference v{md(round_)} {md(division.capitalize())} {md(suite_name)}."
+    head = f"MLPerf® Inference v{md(round_)} {md(division.capitalize())} {md(suite_name)}: {benchmarks_cited(g, ctx)}."
     if rnd is not None:
         d, url = rnd.retrieved, safe_url(rnd.source)
         label = md(source_label(rnd, ctx.loaded.get(round_, "")))
@@ -180,7 +201,9 @@ def reader_note(g: Group, cited: dict[tuple[str, str], set[tuple[str, str]]], ct
         src = f"Retrieved from {where} on {d.day} {d:%B} {d.year}."
     else:
         src = "Source and retrieval date unknown: the round is not in data/rounds.toml."
-    parts = [head, entries_by_benchmark(g, cited, ctx) + "<br>", src]
+    entries = entries_sentence(g, cited, ctx, more)
+    collapsed = entries.startswith("<details")
+    parts = [src] if collapsed else [entries, src]
     derived = _derived_sentence(g.derived_kinds, ctx.publisher)
     if derived:
         parts.append(derived)
@@ -188,23 +211,105 @@ def reader_note(g: Group, cited: dict[tuple[str, str], set[tuple[str, str]]], ct
     if inferred:
         parts.append(md(inferred))
     parts += [NOT_VERIFIED if g.derived_kinds else VERIFIED, TRADEMARK]
-    return " ".join(parts)
+    # the hover preview shows the head only (site.css): what the note cites, not its statements
+    return f'{head} <span class="gi-note-more">{" ".join(parts)}</span>' + (
+        f" {entries}" if collapsed else ""
+    )
+
+
+def entries_page_name(slug: str, round_: str) -> str:
+    """The page listing an article's entries of one round, each linked to its official result (one
+    page per round: a page stays within a round's size however many rounds an article cites)."""
+    return f"entries/{slug}/v{round_}.md"
+
+
+def note_anchor(key: GroupKey) -> str:
+    """The anchor of a note's section on the article's list of entries: ``v6-1-closed-datacenter``."""
+    return re.sub(r"[^a-z0-9]+", "-", f"v{key[0]} {key[1]} {key[2]}".lower()).strip("-")
+
+
+def long_notes(r: Rendered) -> list[GroupKey]:
+    """The notes whose entries the reader's page collapses (more than :data:`SHORT_LIST`)."""
+    cited = cited_entries(r)
+    return [k for k in sort_keys(r.groups) if sum(map(len, note_entries(cited.get(k, {})))) > SHORT_LIST]
 
 
 def reader_notes(r: Rendered, ctx: NoteContext) -> list[str]:
     """The footnote definitions of an article, in note order."""
     cited = cited_entries(r)
+    long = set(long_notes(r))
     return [
-        f"[^{r.groups[k].number}]: {reader_note(r.groups[k], cited.get(k, {}), ctx)}"
+        f"[^{r.groups[k].number}]: "
+        + reader_note(
+            r.groups[k],
+            cited.get(k, {}),
+            ctx,
+            f"{entries_page_name(r.article.slug, k[0])}#{note_anchor(k)}" if k in long else "",
+        )
         for k in sort_keys(r.groups)
     ]
 
 
-def _markers(text: str) -> str:
-    """Generated markers as Markdown footnote references, those of one citation separated."""
+def _listed(rnd: str, row: tuple[str, str], uses: dict[str, list[str]], ctx: NoteContext) -> str:
+    """One entry of the list of entries: its ID linked (no title: the ID is the link's text) and
+    what it is cited for, ``DeepSeek-R1 (Server, Offline); gpt-oss-120b (Server)``."""
+    rid, label = row
+    url = ctx.details.get((rnd, rid)) if rid else None
+    name = md(label) if not rid else f'<span class="gi-id">{md(rid)}</span>'
+    if url:
+        name = f'<a class="gi-entry" href="{md_attr(url)}">{name}</a>'
+    order = sorted(uses, key=lambda b: (ctx.display.get(b) or b).lower())
+    said = "; ".join(
+        f"{ctx.display.get(b, b)} ({', '.join(sorted(uses[b], key=scenario_key))})" for b in order
+    )
+    return f"{name}: {md(said)}"
+
+
+def entries_markdown(r: Rendered, ctx: NoteContext, round_: str) -> str:
+    """The article's list of the entries of *round_* (:func:`entries_page_name`): per long note of
+    the round, each entry ID once, linked to its official result, with the benchmarks and scenarios
+    it is cited for."""
+    cited = cited_entries(r)
+    slug = r.article.slug
+    out = [
+        f"# Entries of v{md(round_)} cited by {md(r.article.title)}",
+        "",
+        f"The MLPerf® Inference v{md(round_)} entries cited by [{md(r.article.title)}](../../{slug}.md), "
+        "per note, each linked to its official result, with the benchmarks and scenarios it is cited for.",
+    ]
+    for k in [k for k in long_notes(r) if k[0] == round_]:
+        g = r.groups[k]
+        suite = SUITE_NAMES.get(k[2], k[2].capitalize())
+        out += [
+            "",
+            f"## Note {g.number}: v{md(k[0])} {md(k[1].capitalize())} {md(suite)} {{#{note_anchor(k)}}}",
+            "",
+            f"[Back to note {g.number}](../../{slug}.md#fn:{g.number})",
+            "",
+        ]
+        where: dict[tuple[str, str], dict[str, list[str]]] = {}
+        for (b, sc), rows in cited.get(k, {}).items():
+            for row in rows:
+                where.setdefault(row, {}).setdefault(b, []).append(sc)
+        out += [f"- {_listed(k[0], row, uses, ctx)}" for row, uses in sorted(where.items())]
+    return "\n".join(out) + "\n"
+
+
+def entries_rounds(r: Rendered) -> list[str]:
+    """The rounds of the article's lists of entries: those of its long notes, newest first."""
+    return list(dict.fromkeys(k[0] for k in long_notes(r)))
+
+
+def _markers(text: str, seen: set[str] | None = None) -> str:
+    """Generated markers as Markdown footnote references, those of one citation separated; a note
+    *seen* already in the paragraph is not marked again (a sentence citing every round of the
+    overview repeated twelve markers), and *seen* gets the notes marked here."""
+    shown = set() if seen is None else seen
 
     def run(m: re.Match[str]) -> str:
-        return FN_SEP.join(f"[^{x.group(2)}]" for x in GENERATED_MARKER.finditer(m.group(0)))
+        new = [x.group(2) for x in GENERATED_MARKER.finditer(m.group(0)) if x.group(2) not in shown]
+        shown.update(new)
+        return FN_SEP.join(f"[^{n}]" for n in new)
 
     return MARKER_RUN.sub(run, text)
 
@@ -273,6 +378,7 @@ def reader_markdown(r: Rendered, ctx: NoteContext) -> str:
     """The page readers see, made from the rendered article (see the module docstring)."""
     lines: list[str] = []
     placed = in_fence = in_provenance = False
+    seen: set[str] = set()  # the notes marked in the paragraph so far
     for ln in r.markdown.split("\n"):
         if ln.startswith("```"):
             in_fence = not in_fence
@@ -290,7 +396,11 @@ def reader_markdown(r: Rendered, ctx: NoteContext) -> str:
                 lines.append(PLACE_MARKER)
                 placed = True
             continue
-        lines.append(_wrap_ids(_table_row(_markers(ln)), ctx.details))
+        if not ln.strip():
+            seen = set()  # a new paragraph: its notes are marked again
+        # each table row and heading keeps its own markers
+        own = None if ln.startswith(("|", "#")) else seen
+        lines.append(_wrap_ids(_table_row(_markers(ln, own)), ctx.details))
     lines = drop_empty_headings(lines)
     notes = reader_notes(r, ctx) if r.groups else []
     return "\n".join(lines).rstrip("\n") + ("\n\n" + "\n\n".join(notes) if notes else "") + "\n"

@@ -31,7 +31,7 @@ from typing import Any
 
 from generator.project import PACKAGE_DIR, Project
 from generator.signing import read_signed, write_signed
-from generator.site.digest import hash_tree
+from generator.site.digest import hash_inputs, hash_tree
 from generator.site.mkdocs_build import pinned_epoch, run_mkdocs
 from generator.site.sitedir import SiteDir, guarded_folders
 
@@ -55,44 +55,6 @@ def inputs_digest(project: Project, results: Path | None, *, strict: bool) -> st
     if results is not None and results.exists():
         hash_inputs(h, results, "results")
     return h.hexdigest()
-
-
-#: a file larger than this is hashed by its size and modification time, not read
-MAX_HASHED_BYTES = 1 << 30
-
-
-def hash_file(h: Any, path: Path, name: str) -> None:
-    """Feed *h* the name and bytes of a regular file (a link followed); anything else (a pipe, a
-    device, a file too large to read, a link to nothing) only by what it is, never read."""
-    try:
-        st = path.stat()
-        if stat.S_ISREG(st.st_mode) and st.st_size <= MAX_HASHED_BYTES:
-            with open(os.open(path, os.O_RDONLY | os.O_NONBLOCK), "rb") as fh:
-                h.update(f"{name}\0{st.st_size}\0".encode())
-                for chunk in iter(lambda: fh.read(1 << 20), b""):
-                    h.update(chunk)
-                return
-        h.update(f"{name}\0{stat.S_IFMT(st.st_mode)}\0{st.st_size}\0{st.st_mtime_ns}\0".encode())
-    except OSError as exc:
-        h.update(f"{name}\0unreadable {exc.errno}\0".encode())
-
-
-def hash_inputs(h: Any, root: Path, label: str) -> None:
-    """Feed *h* every file under *root* (or *root* itself) with :func:`hash_file`, in a fixed
-    order; links to folders are hashed by their target's name, not followed."""
-    if not root.is_dir():
-        hash_file(h, root, label)
-        return
-    for folder, dirs, files in os.walk(root):
-        dirs.sort()
-        here = Path(folder)
-        for name in sorted(files):
-            hash_file(h, here / name, f"{label}/{(here / name).relative_to(root)}")
-        for name in dirs:
-            if (here / name).is_symlink():
-                h.update(
-                    f"{label}/{(here / name).relative_to(root)}\0-> {os.readlink(here / name)}\0".encode()
-                )
 
 
 def bundle_dir(cache_dir: Path) -> Path:

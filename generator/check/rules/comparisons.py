@@ -23,8 +23,8 @@ from generator.check.registry import Issue, rule
 from generator.check.rules.common import at_claim, cat, claims_in, section_of
 from generator.check.scope import surroundings
 from generator.check.vocabulary import Mentions, family_of, variant_of
-from generator.data.results import version_key
 from generator.data.row import Row
+from generator.data.versions import version_key
 
 NOT_CLOSED = re.compile(
     r"\b(?:not|never|wouldn't|would not|could not|couldn't|cannot|can't)\s+(?:\w+\s+){0,3}(?:qualify|be eligible|be allowed|be permitted|be valid|meet|pass|comply)|"
@@ -227,13 +227,16 @@ def _in_order(values: list[T]) -> list[T]:
 
 def undisclosed(ctx: Context, cmp: Comparison) -> list[Difference]:
     """The differences between the sides that the comparison's scope does not identify. With
-    *k* values of one attribute, naming *k − 1* of them identifies it; of the rounds, every one
-    but the newest (which may be the article's own) must be named."""
+    *k* values of one attribute, naming *k − 1* of them identifies it, except scenarios, which are
+    all named (one named scenario reads as both sides'); of the rounds, every one but the newest
+    (which may be the article's own) must be named."""
     rows, named, out = cmp.rows, _named(ctx, cmp), []
 
-    def check(what: str, values: list, shown: set, fmt: Callable[[Any], str] = str) -> None:
+    def check(
+        what: str, values: list, shown: set, fmt: Callable[[Any], str] = str, every: bool = False
+    ) -> None:
         values = _in_order(values)
-        if len(values) > 1 and len(set(values) - shown) > 1:
+        if len(values) > 1 and len(set(values) - shown) > (0 if every else 1):
             out.append(Difference(what, [fmt(v) for v in values], [fmt(v) for v in values if v not in shown]))
 
     rounds = _in_order([r.round for r in rows])
@@ -243,7 +246,9 @@ def undisclosed(ctx: Context, cmp: Comparison) -> list[Difference]:
         out.append(Difference("version", [f"v{v}" for v in rounds], [f"v{v}" for v in older]))
     check("division", [r.division for r in rows], named.divisions, lambda d: f"{d.capitalize()}-division")
     check("category", [r.category for r in rows], named.categories, cat)
-    check("scenario", [r.scenario for r in rows], named.scenarios)
+    # one scenario named reads as the scenario of both sides ("B300 posts X in the Server
+    # scenario. MI355X: Y"): every side's is named
+    check("scenario", [r.scenario for r in rows], named.scenarios, every=True)
     if all(r.gpus for r in rows):  # CPU-only systems have no accelerator count to state
         check("chip count", [r.gpus for r in rows], named.chips, lambda n: f"{n}-GPU")
     fams = [family_of(r.benchmark) for r in rows]

@@ -206,11 +206,21 @@ def footnote_incomplete(ctx: Context) -> Iterator[Issue]:
 
     §2 lists what every footnote of an MLPerf result gives: the benchmark suite, version and
     division; the benchmark name and scenario; the date and source of retrieval; the result
-    ID; and the trademark legend."""
-    for n in ctx.notes.notes:
-        if n.generated or not n.cites_results:
-            continue
-        for what in _missing(n, ctx):
+    ID; and the trademark legend.
+
+    A note on method about entries a complete note already cites ("[2] Tokens per watt is
+    computed from the result and measured power of entry 5.1-0061") adds to that note: it needs
+    only the legend, unless one closes the notes."""
+    notes = [n for n in ctx.notes.notes if not n.generated and n.cites_results]
+    missing = {n.label: _missing(n, ctx) for n in notes}
+    complete = {
+        e for n in ctx.notes.notes for e in n.entries if n.generated or (n in notes and not missing[n.label])
+    }
+    for n in notes:
+        whats = missing[n.label]
+        if n.entries and n.entries <= complete and whats:
+            whats = [w for w in whats if w == "lacks the trademark legend"]
+        for what in whats:
             yield at_note(
                 ctx, n.block, f"footnote {n.label} {what}", "complete the note as §2 of the guidelines lists"
             )
@@ -351,11 +361,11 @@ def _values_of_other_entries(ctx: Context, done: set[tuple[int, int]]) -> Iterat
     row does (IDs swapped between two systems, or mistyped as another existing entry)."""
     assert ctx.matcher is not None
     for c in ctx.claims:
-        known = [e for e in c.misattributed if e in ctx.matcher.by_id]
+        known = [e for e in c.misattributed if e in ctx.matcher.by_id] or _typed_beside_figure(ctx, c)
         if not known or not c.rows or id(c.block) in ctx.note_blocks:
             continue
         s = c.sentence
-        values = [x.index for x in ctx.claims_in(c.block, s) if x.typed_value]
+        values = [x.index for x in ctx.claims_in(c.block, s) if x.typed_value or _one_row_figure(x)]
         for e in known:
             # the ID printed beside this value: no other value of the sentence is nearer to it
             spots = [
@@ -377,6 +387,25 @@ def _values_of_other_entries(ctx: Context, done: set[tuple[int, int]]) -> Iterat
                 f"entry {e} does not give {c.text}, printed beside it: {c.text} is the {r.benchmark} {r.scenario} result of {r.result_id}",
                 "cite each value's own entry",
             )
+
+
+def _one_row_figure(c: Claim) -> bool:
+    """A placeholder's result or per-GPU value of one entry."""
+    return not c.typed and c.kind in ("result", "per_gpu") and len(c.entries) == 1
+
+
+def _typed_beside_figure(ctx: Context, c: Claim) -> list[str]:
+    """For a placeholder's value of one entry, the other existing entries its sentence types
+    ("HPE's XD690 (entry 6.1-0025) delivers {{ hpe }}", where hpe is 6.1-0052's value)."""
+    if not _one_row_figure(c) or ctx.matcher is None:
+        return []
+    s = c.sentence
+    typed = {
+        m.group(0)
+        for m in ENTRY.finditer(c.block.text, s.start, s.end)
+        if not ctx.printed(c.block, m.start())
+    }
+    return sorted(e for e in typed - c.entries if e in ctx.matcher.by_id)
 
 
 def entry_context(ctx: Context, b: Block, index: int) -> tuple[set[str], set[str]]:

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 
 from generator.article.footnotes import TRADEMARK
 from generator.check.context import Context
-from generator.check.document import mask
+from generator.check.document import Block, mask
 from generator.check.findings import Finding
 from generator.check.fix import Edit, Source
 from generator.check.registry import Issue, rule
@@ -106,6 +106,12 @@ def _issue(ctx: Context, where: object, index: int, message: str, help: str) -> 
     return at(where, index, message, help)  # type: ignore[arg-type]
 
 
+def _from_data(ctx: Context, where: object, index: int) -> bool:
+    """Text a placeholder printed from the results (a software stack "mlperf-inference 6.1"): the
+    submitter's words, not the article's use of the mark."""
+    return isinstance(where, Block) and ctx.printed(where, index)
+
+
 def _printed_title(ctx: Context, block: object) -> bool:
     """A heading that prints the front-matter title: reported once, at the front matter."""
     title = str(ctx.rendered.article.meta.get("title", ""))
@@ -148,7 +154,7 @@ def mark_without_sign(ctx: Context) -> Iterator[Issue]:
             after = text[m.end() : m.end() + 2]
             if after.startswith("®") or re.match(r"s\b|['’]", after) or text[m.end() : m.end() + 1] == "-":
                 continue  # altered forms are MLP013's
-            if in_verbatim(text, m.start()):
+            if in_verbatim(text, m.start()) or _from_data(ctx, where, m.start()):
                 continue
             yield _issue(ctx, where, m.start(), '"MLPerf" without the ® sign', 'write "MLPerf®"')
 
@@ -174,7 +180,7 @@ def mark_altered(ctx: Context) -> Iterator[Issue]:
         if _printed_title(ctx, where):
             continue
         for m in ALTERED.finditer(text):
-            if in_verbatim(text, m.start()):
+            if in_verbatim(text, m.start()) or _from_data(ctx, where, m.start()):
                 continue
             yield _issue(
                 ctx,
@@ -211,7 +217,11 @@ def mark_without_benchmark(ctx: Context) -> Iterator[Issue]:
             continue
         for m in re.finditer(r"MLPerf®", text):
             rest = text[m.end() :].lstrip()
-            if in_verbatim(text, m.start()) or rest.startswith(("'", "’", "s ")):
+            if (
+                in_verbatim(text, m.start())
+                or _from_data(ctx, where, m.start())
+                or rest.startswith(("'", "’", "s "))
+            ):
                 continue
             if names_benchmark(rest, allowed):
                 continue

@@ -185,8 +185,9 @@ def _copied_constants(ctx: Context) -> Iterator[Issue]:
     and which no footnote cites through its placeholder."""
     if ctx.matcher is None:
         return
-    df = ctx.matcher.df
-    df = df[df["round"].isin(ctx.article_rounds)] if ctx.article_rounds else df
+    table = ctx.matcher.table
+    rows = table.positions(round=ctx.article_rounds) if ctx.article_rounds else range(len(table))
+    results, per_gpu = table.column("result"), table.column("per_accelerator")
     for c in ctx.claims:
         if c.typed or c.kind != "constant" or abs(c.value) < 1000 or ctx.quoted(c.block, c.index):
             continue
@@ -194,13 +195,16 @@ def _copied_constants(ctx: Context) -> Iterator[Issue]:
             continue  # "1,100 W", "1,024 ms": not a result, whatever value it shares with one
         decimals = len(c.text.split(".")[1]) if "." in c.text else 0
         tol = 0.5 * 10 ** (-decimals)
-        same = df[((df["result"] - c.value).abs() <= tol) | ((df["per_accelerator"] - c.value).abs() <= tol)]
-        if not same.empty:
-            r = same.iloc[0]
+        # the first row, in table order, with either value within the tolerance (NaN never is)
+        same = next(
+            (p for p in rows if abs(results[p] - c.value) <= tol or abs(per_gpu[p] - c.value) <= tol), None
+        )
+        if same is not None:
+            r = table.rows_at([same])[0]
             yield at_claim(
                 c,
-                f"{c.text} is typed into constant() but is the official {r['benchmark']} {r['scenario']} "
-                f"value of entry {r['result_id']}",
+                f"{c.text} is typed into constant() but is the official {r.benchmark} {r.scenario} "
+                f"value of entry {r.result_id}",
                 "print it with result(...) or per_gpu(...), which cite the entry",
             )
 
@@ -267,7 +271,7 @@ def _sides_known(ctx: Context, c: Claim) -> bool:
     rows = [r for x in (c.sides or ctx.claims_in(c.block)) if x is not c for r in x.rows]
     if len(rows) < 2 or ctx.matcher is None:
         return False
-    every = set(ctx.matcher.df["submitter"])
+    every = ctx.matcher.table.values("submitter")
     named = ctx.vocab.submitter_words(c.block.words(c.sentence), every)
     theirs = ctx.vocab.submitter_words(" ".join(r.submitter.replace("_", " ") for r in rows), every)
     return named <= theirs

@@ -6,6 +6,7 @@ import re
 from collections.abc import Iterator
 
 from generator.check.context import Context
+from generator.check.document import Block
 from generator.check.registry import Issue, rule
 from generator.check.rules.common import at, claims_in, label, section_of
 
@@ -19,6 +20,12 @@ POWER = re.compile(
     r"\b\d{1,3}(?:[,.]\d{1,3}){0,4}\s?(?:kW|MW|W|watts?|kilowatts?|megawatts?)\b|\brated power\b|\bPSU\b)",
     re.I,
 )
+#: a configured power limit ("GPU power limit stated in the notes | 1,200 W"): a setting of the
+#: system, not a metric of its result
+SETTING = re.compile(
+    r"\b(?:power|TDP|TGP)\s+(?:limit|cap|setting)\b|\b(?:capped|limited|configured|set)\s+(?:at|to)\b", re.I
+)
+BARE_WATTS = re.compile(r"^\d[\d,.]*\s?(?:kW|MW|W|watts?|kilowatts?|megawatts?)$", re.I)
 PROXY = re.compile(r"\bTDP\b|\bTGP\b|\bTBP\b|\brated power\b|\bPSU\b|\bnominal\b|\bnameplate\b", re.I)
 
 
@@ -54,14 +61,20 @@ def power_without_measurement(ctx: Context) -> Iterator[Issue]:
                 continue
             here = claims_in(ctx, b, s)
             numbers = [c for c in here if c.kind != "entry"]
-            if not numbers and not (rows and re.search(r"\d", text)):
+            if not numbers and not (rows and re.search(r"(?<![\w.])\d", text)):
+                continue  # a version ("v6.1") is no number a power claim could rest on
+            if _setting(ctx, b, text):
                 continue
             unmeasured = sorted({label(r) for r in rows if not r.has_power})
             proxy = PROXY.search(text)
             if proxy and re.search(
-                r"\b(?:rather than|instead of|not)\b[^.;]{0,30}$", text[: proxy.start()], re.I
+                r"\b(?:rather than|instead of|not|no|never|without|nor|neither)\b[^.;]{0,30}$",
+                text[: proxy.start()],
+                re.I,
             ):
                 proxy = None  # "from official measurements rather than from a GPU's rated power"
+                if all(PROXY.fullmatch(x.group(0)) for x in POWER.finditer(text)):
+                    continue  # "no TDP enters any figure": the only power words deny a proxy
             if proxy:
                 yield at(
                     b,
@@ -82,3 +95,13 @@ def power_without_measurement(ctx: Context) -> Iterator[Issue]:
                     "drop the power figure, or use measured MLPerf® system power",
                 )
             break
+
+
+def _setting(ctx: Context, b: Block, text: str) -> bool:
+    """A wattage stated as a configured limit, with no power wording beside it: the sentence's
+    (or the table row's) only power words are wattages, and the sentence or row says "power
+    limit", "capped at", "configured to"."""
+    if any(not BARE_WATTS.match(m.group(0)) for m in POWER.finditer(text)):
+        return False
+    row = [x.text for x in ctx.doc.cells(b.table) if x.line == b.line] if b.table >= 0 else [text]
+    return any(SETTING.search(t) for t in row)

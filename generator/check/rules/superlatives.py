@@ -9,9 +9,7 @@ category and size), it is true as stated and is not reported."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-
-import pandas as pd
+from collections.abc import Iterable, Iterator
 
 from generator.check.claims import Claim
 from generator.check.context import Context
@@ -54,6 +52,29 @@ OFFICIAL_FRAME = re.compile(
     r"\brecord\b|\bscore\b|\bofficial\b|\bverified\b|\bwin(?:s|ner)?\b|\btitle\b|MLPerf®?\s+(?:\S+\s+){0,4}(?:results?|winner|leader)\b",
     re.I,
 )
+#: "in the MLPerf® Inference Closed Datacenter results": where the values come from, not what
+#: the derived value is called
+SOURCE_BEFORE = re.compile(
+    r"\b(?:in|from|across|among|of|on|within|using)\s+(?:the\s+|its\s+|their\s+)?(?:official\s+)?$", re.I
+)
+
+
+def _framed_official(text: str) -> bool:
+    """The sentence calls a value an official record, score or MLPerf® result (naming the
+    results a value was taken from is not that)."""
+    return any(not _source(text, m) for m in OFFICIAL_FRAME.finditer(text))
+
+
+def _source(text: str, m: re.Match[str]) -> bool:
+    """ "(an analysis) of the official MLPerf® Inference results", "in the MLPerf® results": the
+    results named as a source."""
+    word = m.group(0)
+    named = word.startswith("MLPerf") or (
+        word.lower() == "official" and re.match(r"\s+MLPerf", text[m.end() :]) is not None
+    )
+    return named and SOURCE_BEFORE.search(text[max(0, m.start() - 16) : m.start()]) is not None
+
+
 DERIVED_SAID = re.compile(
     r"\bderived\b|\bnot (?:an? )?official\b|\bour (?:own )?(?:calculation|division|computation)\b|\bwe (?:derive|compute)",
     re.I,
@@ -94,37 +115,42 @@ def _scope_missing(ctx: Context, b: Block, s: Sentence, scope: Scope, subject: C
         return missing
     sel = _selection(ctx, m, subject)
     uniform = {
-        "scenario": sel["scenario"].nunique() == 1,
-        "category": sel["category"].nunique() == 1,
-        "chip count": sel["total_accelerators"].nunique() == 1,
-        "round": sel["round"].nunique() == 1 and bool(m.rounds or subject),
+        "scenario": _distinct(ctx, sel, "scenario") == 1,
+        "category": _distinct(ctx, sel, "category") == 1,
+        "chip count": _distinct(ctx, sel, "total_accelerators") == 1,
+        "round": _distinct(ctx, sel, "round") == 1 and bool(m.rounds or subject),
     }
-    return [x for x in missing if sel.empty or not uniform[x]]
+    return [x for x in missing if not sel or not uniform[x]]
 
 
-def _selection(ctx: Context, m: Mentions, c: Claim | None) -> pd.DataFrame:
-    """The official rows a superlative ranges over: its subject's benchmark, division and units
-    (or the benchmarks its scope names), within every part of the effective scope."""
+def _distinct(ctx: Context, sel: list[int], name: str) -> int:
+    """How many values field *name* takes in the rows at *sel*, a missing one (NaN) not counted."""
     assert ctx.matcher is not None
-    df = ctx.matcher.df
+    col = ctx.matcher.table.column(name)
+    return len({v for p in sel if (v := col[p]) == v and v is not None})
+
+
+def _selection(ctx: Context, m: Mentions, c: Claim | None) -> list[int]:
+    """The positions of the official rows a superlative ranges over (in table order): its
+    subject's benchmark, division and units (or the benchmarks its scope names), within every
+    part of the effective scope."""
+    assert ctx.matcher is not None
     r = c.rows[0] if c is not None and c.rows else None
-    benches = {r.benchmark} if r is not None else m.benchmarks
-    sel = df[df["benchmark"].isin(benches)]
+    within: dict[str, Iterable[object]] = {"benchmark": {r.benchmark} if r is not None else m.benchmarks}
     if r is not None:
-        sel = sel[(sel["division"] == r.division) & (sel["units"] == r.units)]
-        sel = sel[sel["round"].isin(m.rounds or {r.round})]
+        within.update(division={r.division}, units={r.units}, round=m.rounds or {r.round})
     elif m.rounds:
-        sel = sel[sel["round"].isin(m.rounds)]
+        within["round"] = m.rounds
     for attr, col in (("scenarios", "scenario"), ("categories", "category"), ("divisions", "division")):
         if getattr(m, attr):
-            sel = sel[sel[col].isin(getattr(m, attr))]
+            within[col] = getattr(m, attr)
     if m.strict_chips:
-        sel = sel[sel["total_accelerators"].isin(m.strict_chips)]
+        within["total_accelerators"] = m.strict_chips
     if r is not None and r.family in m.families:  # "the best B200 system": B200 rows only
-        sel = sel[sel["family"] == r.family]
+        within["family"] = {r.family}
     elif r is None and m.families:
-        sel = sel[sel["family"].isin(m.families)]
-    return sel
+        within["family"] = m.families
+    return ctx.matcher.table.positions(**within)
 
 
 #: what a compared side follows: "ahead of Oracle's 666,613", "leads the next-highest, ... 131,619"
@@ -172,15 +198,17 @@ def holds(ctx: Context, c: Claim, m: Mentions) -> Row | None:
         return None
     r = c.rows[0]
     col = "per_accelerator" if c.kind == "per_gpu" else "result"
-    sel = _selection(ctx, m, c)
-    sel = sel[sel["result_id"] != r.result_id]
-    if sel.empty:
+    table = ctx.matcher.table
+    ids, values = table.column("result_id"), table.column(col)
+    # the other rows with a value (a missing one, NaN, ranks last and beats nothing)
+    sel = [p for p in _selection(ctx, m, c) if ids[p] != r.result_id and values[p] == values[p]]
+    if not sel:
         return None
     lower = not r.higher_is_better
-    top = sel.sort_values(col, ascending=lower).iloc[0]
+    top = (min if lower else max)(sel, key=values.__getitem__)  # the first of equal values
     mine = getattr(r, col)
-    better = top[col] < mine if lower else top[col] > mine
-    return Row.from_series(top) if better else None
+    better = values[top] < mine if lower else values[top] > mine
+    return table.rows_at([top])[0] if better else None
 
 
 @rule(
@@ -382,7 +410,7 @@ def superlative_on_derived(ctx: Context) -> Iterator[Issue]:
                 ),
                 None,
             )
-            if not m or not OFFICIAL_FRAME.search(text) or DERIVED_SAID.search(text):
+            if not m or not _framed_official(text) or DERIVED_SAID.search(text):
                 continue
             derived = [
                 c for c in claims_in(ctx, b, s) if c.derived or c.kind == "per_gpu" or c.unit == "per_gpu"

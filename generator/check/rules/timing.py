@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from generator.check.context import Context
 from generator.check.registry import Issue, rule
 from generator.check.rules.common import at_meta
-from generator.data.results import version_key
+from generator.data.versions import version_key
 
 WINDOW = dt.timedelta(days=14)
 

@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from generator.article.footnotes import INTERACTIVE_SINCE, NOT_VERIFIED
 from generator.check.claims import THROUGHPUT_UNIT, Claim
 from generator.check.context import COMPARE_CUE, Context
+from generator.check.document import Block
 from generator.check.findings import Finding
 from generator.check.fix import Edit, Source
 from generator.check.notes import NOTE_START
@@ -28,8 +29,9 @@ from generator.check.rules.common import (
     states_derived,
     states_not_verified,
 )
-from generator.data.results import version_key
+from generator.check.scope import surroundings
 from generator.data.row import Row
+from generator.data.versions import version_key
 
 OFFICIAL = re.compile(r"\b(?:MLCommons[- ])?(?:official(?:ly)?|verified|certified)\b", re.I)
 NEGATED = re.compile(r"(?:\bnot|\bnever|\bno|\bnon|\bun|\bnor)[\s-]*(?:an?\s+|the\s+|yet\s+|been\s+)?$", re.I)
@@ -59,9 +61,17 @@ def derived_claims(ctx: Context) -> list[Claim]:
             and (c.rows or _results_context(ctx, c))
             or c.kind == "money"  # a cost per token is computed; a price per GPU-hour is an input
             and COST_CONTEXT.search(c.block.text[c.index + len(c.text) : c.index + len(c.text) + 40])
+            or c.kind != "entry"
+            and COMPOSITE.search(c.block.text[max(c.sentence.start, c.index - 60) : c.index])
         ):
             out.append(c)
     return out
+
+
+#: a value that combines results: "the composite score ... is 1.19", "a geometric mean of 1.12"
+COMPOSITE = re.compile(
+    r"\b(?:composite|geometric mean|geomean|harmonic mean|weighted (?:average|mean|score))\b", re.I
+)
 
 
 def _results_context(ctx: Context, c: Claim) -> bool:
@@ -266,25 +276,32 @@ SOURCE_NOUN = r"\s+(?:MLPerf®?\s+)?(?:(?:Inference\s+)?v?\d\.\d\s+)?(?:(?:Close
 
 def _official_columns(ctx: Context, derived: list[Claim]) -> Iterator[Issue]:
     """A table column headed as official ("Official MLPerf® Inference v6.1 score", "Verified
-    result") over derived values (per GPU, ratios): reported once, at the header."""
-    columns: dict[tuple[int, int], Claim] = {}
+    result"), or a row labelled so in its first cell ("**Official per-GPU score** | 14,211"),
+    over derived values (per GPU, ratios): reported once, at the label."""
+    labels: dict[int, tuple[Block, Claim]] = {}
     for c in derived:
-        if c.block.table >= 0 and c.block.row > 0:
-            columns.setdefault((c.block.table, c.block.col), c)
-    for (table, col), c in columns.items():
-        header = next((x for x in ctx.doc.cells(table) if x.row == 0 and x.col == col), None)
-        m = OFFICIAL.search(header.text) if header is not None else None
-        if header is None or m is None or ctx.printed(header, m.start()):
+        b = c.block
+        if b.table < 0 or b.row == 0:
             continue
-        if NEGATED.search(header.text[: m.start()]) or re.search(
-            r"\bderived\b|\bper[- ]?(?:GPU|accelerator)", header.text, re.I
+        cells = ctx.doc.cells(b.table)
+        for head in (
+            next((x for x in cells if x.row == 0 and x.col == b.col), None),
+            next((x for x in cells if x.row == b.row and x.col == 0), None) if b.col > 0 else None,
         ):
+            if head is not None:
+                labels.setdefault(id(head), (head, c))
+    for head, c in labels.values():
+        m = OFFICIAL.search(head.text)
+        if m is None or ctx.printed(head, m.start()) or NEGATED.search(head.text[: m.start()]):
             continue
+        if re.search(r"\bderived\b|\bdivided\b|÷|\bcomputed\b|\bcalculated\b|\bour\b", head.text, re.I):
+            continue
+        what = "column headed" if head.row == 0 else "row labelled"
         yield at(
-            header,
+            head,
             m.start(),
-            f'the column headed "{header.text.strip()}" holds {c.text} and other derived values, not official results',
-            'head the column as what it holds, e.g. "Per-GPU value (derived)"',
+            f'the {what} "{head.text.strip()}" holds {c.text} and other derived values, not official results',
+            'label it as what it holds, e.g. "Per-GPU value (derived)"',
         )
 
 
@@ -392,6 +409,12 @@ def _a_score(c: Claim) -> bool:
     return c.kind == "constant" and bool(THROUGHPUT_UNIT.match(after))
 
 
+def _about_mlperf(ctx: Context, b: Block) -> bool:
+    """The paragraph, or what a reader of its section has read up to it, is about MLPerf® results
+    ("with the same benchmark and scenario" after a paragraph on the entry)."""
+    return any(ctx.mentions(x).benchmarks or "MLPerf" in x.text for x in [b, *surroundings(ctx, b)])
+
+
 @rule(
     "MLP033",
     "unverified-term-missing",
@@ -421,7 +444,7 @@ def unverified_term_missing(ctx: Context) -> Iterator[Issue]:
             or re.search(r"\bunverified\b", text, re.I)
         ):
             continue
-        if ctx.mentions(c.block).benchmarks or "MLPerf" in c.block.text:  # its paragraph is about MLPerf®
+        if _about_mlperf(ctx, c.block):
             yield at_claim(
                 c,
                 f"{c.text} is a score of the author's own run, which MLCommons has not reviewed, and its "

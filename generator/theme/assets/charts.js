@@ -17,6 +17,40 @@
     return document.body.getAttribute("data-md-color-scheme") === "slate";
   }
 
+  // ---- weight (issue 35): Vega (900 KB, 305 KB gzipped) is loaded by this script, beside it, on a
+  // page with a chart only, once a chart comes near the screen; each chart is drawn then. Nothing
+  // holds back the page's first render or its first interactions; the SVG fallback shows until then.
+  var VEGA = ((document.currentScript && document.currentScript.src) || "").replace(/charts\.js(\?.*)?$/, "vega-bundle.js");
+  var vegaScript = null;
+
+  function withVega(then) {
+    if (window.vegaEmbed) { then(); return; }
+    if (!vegaScript) {
+      vegaScript = document.createElement("script");
+      vegaScript.src = VEGA;
+      vegaScript.async = true;
+      document.head.appendChild(vegaScript);
+    }
+    vegaScript.addEventListener("load", then);
+  }
+
+  function load(el) {
+    fetch(el.getAttribute("data-spec"))
+      .then(function (r) { return r.json(); })
+      .then(function (spec) { el.__giSpec = spec; withVega(function () { draw(el); }); })
+      .catch(function (err) { el.setAttribute("data-error", String(err)); });
+  }
+
+  function whenNear(charts) {
+    if (!("IntersectionObserver" in window)) { charts.forEach(load); return; }
+    var near = new IntersectionObserver(function (seen) {
+      seen.forEach(function (e) {
+        if (e.isIntersecting) { near.unobserve(e.target); load(e.target); }
+      });
+    }, {rootMargin: "300px 0px"});
+    charts.forEach(function (el) { near.observe(el); });
+  }
+
   function draw(el) {
     var spec = el.__giSpec;
     if (!spec) { return; }
@@ -84,12 +118,7 @@
     scrollable();
     document.addEventListener("click", followMarker, true);
     document.addEventListener("pointermove", function () { requestAnimationFrame(clampTooltip); }, true);
-    document.querySelectorAll(".gi-vega[data-spec]").forEach(function (el) {
-      fetch(el.getAttribute("data-spec"))
-        .then(function (r) { return r.json(); })
-        .then(function (spec) { el.__giSpec = spec; draw(el); })
-        .catch(function (err) { el.setAttribute("data-error", String(err)); });
-    });
+    whenNear(document.querySelectorAll(".gi-vega[data-spec]"));
     new MutationObserver(function () {
       document.querySelectorAll(".gi-vega.gi-drawn").forEach(draw);
     }).observe(document.body, {attributes: true, attributeFilter: ["data-md-color-scheme"]});
