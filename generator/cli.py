@@ -12,7 +12,9 @@ which together cost more than half a second).
 from __future__ import annotations
 
 import atexit
+import contextlib
 import gc
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -25,7 +27,11 @@ from generator.project import Project, source_problem
 from generator.workers import default_jobs
 
 if TYPE_CHECKING:
-    from generator.check import Finding
+    from collections.abc import Callable
+
+    from generator.check import CheckConfig, Finding
+
+    CheckPaths = Callable[[list[Path]], list[Finding]]
 
 RESULTS_HELP = (
     "Folder with one sub-folder per round (v6.1/summary_results.json, ...). "
@@ -45,6 +51,14 @@ PORT = click.IntRange(0, 65535)
 LIST_CHOICES = ["benchmarks", "families", "submitters", "scenarios", "kinds"]
 LIST_HELP = "Print the benchmarks, families, submitters, scenarios or submitter kinds of the loaded rows."
 CONFIG_HELP = "The publication's mkdocs.yml (default: found from the current folder upwards)."
+FIX_HELP = (
+    "Fix the mechanical findings in place (the (R) sign, the mark's spelling, the trademark legend and the "
+    "not-verified statement of a hand-written article, a template's footnotes() and compliance()), "
+    "then report what is left. An article that does not render is never touched."
+)
+DIFF_HELP = "With or without --fix: print the fixes as a unified diff and write nothing (exit 1 if any)."
+STDIN_HELP = "With PATHS '-': the path of the article read from standard input (its rules, configuration and findings)."
+WATCH_HELP = "Check again on each save of the articles (Ctrl-C stops, exit 0)."
 
 
 @click.group()
@@ -246,7 +260,7 @@ def audit(ctx: click.Context, site: Path, results: Path | None) -> None:
 
 
 @main.command()
-@click.argument("paths", nargs=-1, type=click.Path(path_type=Path, exists=True))
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path, exists=True, allow_dash=True))
 @click.option("--results", type=click.Path(path_type=Path, file_okay=False), default=None, help=RESULTS_HELP)
 @click.option(
     "--format",
@@ -267,6 +281,12 @@ def audit(ctx: click.Context, site: Path, results: Path | None) -> None:
 )
 @click.option("--rules-doc", is_flag=True, help="Print the rules reference (Markdown) and exit.")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, help=JOBS_HELP)
+@click.option("--fix", is_flag=True, help=FIX_HELP)
+@click.option("--diff", is_flag=True, help=DIFF_HELP)
+@click.option(
+    "--stdin-filename", type=click.Path(path_type=Path, dir_okay=False), default=None, help=STDIN_HELP
+)
+@click.option("--watch", is_flag=True, help=WATCH_HELP)
 @click.pass_context
 def check(
     ctx: click.Context,
@@ -277,16 +297,25 @@ def check(
     check_config: Path | None,
     rules_doc: bool,
     jobs: int | None,
+    fix: bool,
+    diff: bool,
+    stdin_filename: Path | None,
+    watch: bool,
 ) -> None:
     """Check articles against the MLPerf(R) Results Messaging Guidelines.
 
     PATHS are articles (templates or hand-written Markdown) or folders of them (default:
-    content/). Exit status: 0 clean, 1 findings, 2 usage error, 3 internal error.
+    content/); - reads one article from standard input. Exit status: 0 clean, 1 findings,
+    2 usage error, 3 internal error.
     """
     if rules_doc:
         from generator.check import rules_markdown  # imported only now: see below
 
         click.echo(rules_markdown(), nl=False)
+        return
+    editing = _EditorUse(ctx, paths, results, check_config, jobs, stdin_filename)
+    if editing.stdin or fix or diff or watch:
+        editing.run(fmt, strict, fix=fix, diff=diff, watch=watch)
         return
     files = [p for p in paths if p.suffix == ".md" and p.is_file()]
     # the named articles' templates compiled in another process while this one imports
@@ -323,6 +352,146 @@ def _check_paths(ctx: click.Context, paths: tuple[Path, ...]) -> Project:
         if problem:
             raise click.UsageError(f"{p}: {problem}", ctx)
     return project
+
+
+class _EditorUse:
+    """The options of ``check`` for editors: ``-`` (an article on standard input), ``--fix``,
+    ``--diff`` and ``--watch``, over :mod:`generator.check.fix` and :mod:`generator.check.editor`."""
+
+    def __init__(
+        self,
+        ctx: click.Context,
+        paths: tuple[Path, ...],
+        results: Path | None,
+        config: Path | None,
+        jobs: int | None,
+        stdin_filename: Path | None,
+    ) -> None:
+        self.ctx, self.paths, self.results, self.config, self.jobs = ctx, paths, results, config, jobs
+        self.name = stdin_filename
+        self.stdin = Path("-") in paths
+        if self.stdin and len(paths) > 1:
+            raise click.UsageError(
+                "'-' (an article on standard input) is checked alone: give no other PATHS", ctx
+            )
+        if stdin_filename is not None and not self.stdin:
+            raise click.UsageError(
+                "--stdin-filename names the article read from standard input: give PATHS -", ctx
+            )
+
+    def run(self, fmt: str, strict: bool, *, fix: bool, diff: bool, watch: bool) -> None:
+        if watch and (fix or diff or self.stdin):
+            raise click.UsageError(
+                "--watch checks files again on each save: without -, --fix or --diff", self.ctx
+            )
+        project = self._stdin_project() if self.stdin else _check_paths(self.ctx, self.paths)
+        self.root = project.root
+        # imported only now: --help and --version do not load the checker
+        from generator.check import CheckConfig
+
+        def check_paths(ps: list[Path], *, cached: bool = True) -> list[Finding]:
+            # hand-written articles without pandas (as check PATH), the rest with run_checks
+            from generator.site.checking import check_handwritten
+
+            found = check_handwritten(project, ps, self.results, config=self.config, cached=cached)
+            if found is not None:
+                return found
+            from generator.site.build import run_checks
+
+            return run_checks(project, ps, self.results, config=self.config, jobs=self.jobs, cached=cached)
+
+        def check_copies(ps: list[Path]) -> list[Finding]:  # temporary copies: nothing of them cached
+            return check_paths(ps, cached=False)
+
+        config = CheckConfig.load(self.config or project.data_file("check.toml"))
+        if self.stdin:
+            self._stdin(check_copies, config, fmt, strict, fix=fix, diff=diff)
+        elif watch:
+            self._watch(check_paths, [*self.paths] or [project.content_dir], fmt, strict)
+        else:
+            self._fix(check_paths, check_copies, config, fmt, strict, diff=diff)
+
+    def _stdin_project(self) -> Project:
+        """The publication of --stdin-filename (its nearest mkdocs.yml), else of the current
+        folder (an article named outside any publication, like ``check PATH`` of one)."""
+        found = None
+        if self.name is not None and self.ctx.find_root().obj is None:
+            with contextlib.suppress(GpuInsightsError):
+                found = Project.discover(self.name.absolute().parent)
+        return found or _check_paths(self.ctx, ())
+
+    def _fix(
+        self,
+        check_paths: CheckPaths,
+        check_copies: CheckPaths,
+        config: CheckConfig,
+        fmt: str,
+        strict: bool,
+        *,
+        diff: bool,
+    ) -> None:
+        from generator.check.fix import fix_paths, summary
+
+        fixes, left = fix_paths(
+            list(self.paths), check_paths, config, write_files=not diff, check_copies=check_copies
+        )
+        if diff:
+            for fx in fixes:
+                click.echo(fx.diff(), nl=False)
+        for line in summary(fixes, written=not diff):
+            click.echo(line, err=True)
+        if diff:
+            raise SystemExit(1 if any(fx.changed for fx in fixes) else 0)
+        _print_findings(left, fmt, strict, self.root)
+
+    def _stdin(
+        self, check_paths: CheckPaths, config: CheckConfig, fmt: str, strict: bool, *, fix: bool, diff: bool
+    ) -> None:
+        from generator.check.editor import check_text
+        from generator.check.fix import fix_source, summary
+
+        try:
+            text = sys.stdin.buffer.read().decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise click.UsageError(
+                f"standard input is not UTF-8 text: {exc.reason} at byte {exc.start}"
+            ) from None
+        if not (fix or diff):
+            _print_findings(check_text(text, self.name, check_paths), fmt, strict, self.root)
+            return
+        fx, left = fix_source(text, self.name, check_paths, config)
+        click.echo(fx.diff() if diff else fx.after, nl=False)
+        for f in [] if diff else left:
+            click.echo(str(f), err=True)
+        for line in summary([fx], written=not diff):
+            click.echo(line, err=True)
+        raise SystemExit((1 if fx.changed else 0) if diff else _status(left, strict))
+
+    def _watch(self, check_paths: CheckPaths, paths: list[Path], fmt: str, strict: bool) -> None:
+        from generator.check.editor import watch
+
+        def once() -> None:
+            try:
+                _print_findings(check_paths(list(self.paths)), fmt, strict, self.root)
+            except GpuInsightsError as exc:
+                click.echo(f"Error: {exc.format_message()}", err=True)
+            except SystemExit:
+                pass  # the status of this check: the watch goes on
+            click.echo("watching for changes (Ctrl-C to stop)", err=True)
+
+        try:
+            watch(paths, once)
+        except KeyboardInterrupt:
+            raise SystemExit(0) from None
+
+
+def _status(findings: list[Finding], strict: bool) -> int:
+    """The exit status of a check: 3 on an internal error, 1 when the findings fail it, else 0."""
+    from generator.check import failed  # see check()
+
+    if any(f.rule == "MLP099" for f in findings):
+        return 3
+    return 1 if failed(findings, strict=strict) else 0
 
 
 def _print_findings(findings: list[Finding], fmt: str, strict: bool, root: Path) -> None:

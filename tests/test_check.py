@@ -44,6 +44,8 @@ NO_CORPUS_CASE = {
         "every benchmark the shared rounds hold in two rounds has a row in the Compatibility Table; "
         "tests/test_compatibility.py checks an article against an edition of the table without one"
     ),
+    "MLP034": "an info note on a template's layout (the corpus scores errors and warnings); tests/test_check_fix.py reports and fixes it",
+    "MLP035": "an info note on a template's layout (the corpus scores errors and warnings); tests/test_check_fix.py reports and fixes it",
 }
 
 
@@ -287,7 +289,8 @@ def test_dates_in_every_form_are_read(
 ) -> None:
     body = (
         'On gpt-oss-120b Server, entry {{ entry("6.1-0052", "gpt-oss-120b", "Server") }} delivered '
-        '{{ result("6.1-0052", "gpt-oss-120b", "Server") }} tokens/s.{{ cite() }}\n\n{{ footnotes() }}\n'
+        '{{ result("6.1-0052", "gpt-oss-120b", "Server") }} tokens/s.{{ cite() }}\n\n{{ footnotes() }}\n\n'
+        "{{ compliance() }}\n"
     )
     found = check(article(tmp_path, body, f"title: t\ndate: {date}\n"), official, manifest)
     assert [(f.rule, f.line, f.message) for f in found] == [
@@ -303,7 +306,7 @@ def test_dates_in_every_form_are_read(
 def test_an_article_citing_results_without_a_date_is_an_error(
     tmp_path: Path, official: ResultsTable, manifest: Manifest
 ) -> None:
-    body = 'Entry {{ entry("6.1-0052", "gpt-oss-120b", "Server") }}.{{ cite() }}\n\n{{ footnotes() }}\n'
+    body = 'Entry {{ entry("6.1-0052", "gpt-oss-120b", "Server") }}.{{ cite() }}\n\n{{ footnotes() }}\n\n{{ compliance() }}\n'
     found = check(article(tmp_path, body, "title: t\n"), official, manifest)
     assert [(f.rule, f.severity, f.message, f.help) for f in found] == [
         (

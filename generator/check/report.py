@@ -49,6 +49,8 @@ def rules_markdown() -> str:
         'the reason: `<!-- gpu-insights: allow MLP019 "model name" -->`. Exit status: 0 clean, 1 findings,',
         "2 usage error, 3 internal error. This page is generated from the rules' code (`gpu-insights check --rules-doc`).",
         "",
+        *_fixable(),
+        "",
         "## How the checker reads an article: the scope model",
         "",
         *_scope_model(),
@@ -70,10 +72,13 @@ def rules_markdown() -> str:
         lines += [
             f"## {r.code}",
             "",
-            f"`{r.name}` · {r.family} · default **{r.severity}** · {r.guideline}",
+            f"`{r.name}` · {r.family} · default **{r.severity}** · {r.guideline}"
+            + (" · fixable" if r.fixable else ""),
             "",
         ]
         lines += [r.doc or r.summary, ""]
+        if r.fix is not None:
+            lines += ["**Fix** (`check --fix`): " + (inspect.getdoc(r.fix) or "").replace("\n", " "), ""]
         if r.bad:
             lines += ["**Example**", "", "```markdown", r.bad, "```", ""]
         if r.good:
@@ -84,6 +89,19 @@ def rules_markdown() -> str:
         if good:
             lines += ["**Use instead**", "", "```markdown", good, "```", ""]
     return "\n".join(lines)
+
+
+def _fixable() -> list[str]:
+    """The paragraph that names the rules ``check --fix`` mends."""
+    codes = ", ".join(
+        f"[{r.code}](#{r.code.lower()})" for r in sorted(RULES.values(), key=lambda r: r.code) if r.fixable
+    )
+    return [
+        f"`gpu-insights check --fix` mends the findings that need no judgement, of the rules marked *fixable*: {codes}.",
+        "It changes nothing else of an article, never touches one that does not render (MLP000), and a",
+        "finding whose fix would need judgement (a possessive \"MLPerf's\", a mark not followed by the benchmark's",
+        "name) is left as it is. `--diff` prints the fixes as a unified diff instead of writing them.",
+    ]
 
 
 def _scope_model() -> list[str]:

@@ -761,10 +761,12 @@ def run_checks(
     config: Path | None = None,
     jobs: int | None = None,
     ahead: CompileAhead | None = None,
+    cached: bool = True,
 ) -> list[Finding]:
     """Render and check articles (``gpu-insights check``), with the build's table and render
     caches when the project folder is writable: the checks themselves always run. Templates
-    *ahead* compiled are rendered from that code."""
+    *ahead* compiled are rendered from that code. Not *cached*: nothing is kept of these
+    articles (temporary copies: ``check -``, the passes of ``check --fix``)."""
     manifest = load_manifest(project.data_dir)
     base = project.cache_dir
     writable = os.access(project.root, os.W_OK)
@@ -775,13 +777,13 @@ def run_checks(
     charts = ChartCache(base / "charts", render_cache_key(project, results)) if writable else None
     lib = Library(table, manifest, Prices.load(project.data_file("prices.toml")), chart_cache=charts)
     checker = make_checker(project, manifest, table, sample=sample, config=config)
-    cache = render_cache(project, results, base / "render") if writable else None
+    cache = render_cache(project, results, base / "render") if writable and cached else None
     renderer = CheckRenderer(lib, sample=sample, publisher=load_publication(project.mkdocs_yml).name)
     renderer.results = results
     if ahead is not None:
         renderer.compiled = ahead.collect(renderer.limits.seconds)
     reads = None
-    if writable:
+    if writable and cached:
         data = files_digest([project.data_file(n) for n in DATA_FILES])
         reads = ReadCache(base / "check", f"{code_version()}|{data}|{table.digest}")
     findings, _ = check_rendered(

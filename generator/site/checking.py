@@ -65,11 +65,17 @@ def publisher(project: Project) -> str:
 
 
 def check_handwritten(
-    project: Project, paths: list[Path], results: Path | None, *, config: Path | None = None
+    project: Project,
+    paths: list[Path],
+    results: Path | None,
+    *,
+    config: Path | None = None,
+    cached: bool = True,
 ) -> list[Finding] | None:
     """The findings of hand-written articles *paths* (files, not folders), checked without
     pandas; None when any of them is not one (or the results folder is not there): then
-    :func:`generator.site.build.run_checks` checks them."""
+    :func:`generator.site.build.run_checks` checks them. Not *cached*: nothing is kept of
+    these articles (temporary copies: ``check -``, the passes of ``check --fix``)."""
     folder = results if results is not None else project.sample_dir
     if not paths or not folder.is_dir() or any(p.is_dir() or templated(p) for p in paths):
         return None
@@ -89,7 +95,7 @@ def check_handwritten(
     renderer = CheckRenderer(lib, sample=sample, publisher=publisher(project))
     renderer.results = results
     reads = None
-    if os.access(project.root, os.W_OK):  # the ReadCache of run_checks, by the same key
+    if cached and os.access(project.root, os.W_OK):  # the ReadCache of run_checks, by the same key
         data = files_digest([project.data_file(n) for n in DATA_FILES])
         reads = ReadCache(project.cache_dir / "check", f"{code_version()}|{data}|{table.digest}")
     findings, _ = check_rendered(renderer, checker, paths, reads=reads, render=render_here)

@@ -3,6 +3,7 @@
 from generator.check.rules import (  # noqa: F401 - imported for their registrations
     comparisons,
     footnotes,
+    layout,
     marks,
     numbers,
     power,

@@ -10,8 +10,11 @@ import dataclasses
 import re
 from collections.abc import Iterator
 
+from generator.article.footnotes import TRADEMARK
 from generator.check.context import Context
-from generator.check.document import Block
+from generator.check.document import Block, mask
+from generator.check.findings import Finding
+from generator.check.fix import Edit, Source
 from generator.check.registry import Issue, rule
 from generator.check.rules.common import at, at_meta, has_legend, in_verbatim
 
@@ -24,6 +27,65 @@ BENCHMARK_NAMES = (
     "Inference", "Training", "Storage", "Client", "Mobile", "Tiny", "HPC", "Automotive", "Endpoints",
     "Power", "Results Messaging Guidelines", "Compatibility Table", "metrics", "metric", "result footnotes",
 )  # fmt: skip
+#: the name as it is usually written, and in any form, altered ones too ("ML Perf", "MLperf"): the
+#: second only read where the first is not found (a plain search runs a thousand times faster)
+NAME = re.compile(r"MLPerf|MLPERF|ML-Perf")
+ANY_NAME = re.compile(r"(?<![A-Za-z])[Mm][Ll][\s\-‐‑–]*[Pp][Ee][Rr][Ff]")
+#: the altered forms "MLPerf®" replaces with no judgement: its capitalisation, a space or a hyphen
+#: inside it (a possessive, a plural or a compound needs rewording: no fix)
+MISSPELT = re.compile(r"ML[\s\-‐‑–]+Perf|MLPERF|MLperf|Mlperf|mlperf")
+
+
+def names_benchmark(rest: str, allowed: tuple[str, ...] | list[str]) -> bool:
+    """Whether the (masked) text *rest* after "MLPerf®" starts with a benchmark's name, a
+    version or an MLCommons document: the mark's full name (§11.4)."""
+    rest = rest.lstrip()
+    return bool(re.match(r"v?\d", rest)) or any(rest.startswith(w) for w in allowed if w != "v")
+
+
+def _complete_after(source: Source, offset: int) -> bool:
+    """Whether "MLPerf®" ending at *offset* of the source would stand in its full name: the
+    fixes of MLP012 and MLP013 never make a finding of MLP014 ("the MLPerf results" needs words)."""
+    line, _ = source.position(offset)
+    end = source.offset(line, len(source.line_text(line)) + 1) or offset
+    allowed = tuple(source.config.allowed_after) or BENCHMARK_NAMES
+    return names_benchmark(mask(source.text[offset:end]), allowed)
+
+
+def fix_sign(source: Source, f: Finding) -> Edit | None:
+    """ "®" after "MLPerf", where the benchmark's name follows."""
+    at_ = source.offset(f.line, f.col)
+    if at_ is None or not source.text.startswith("MLPerf", at_):
+        return None  # a placeholder printed it, or the text moved
+    after = source.text[at_ + 6 : at_ + 8]
+    if after.startswith(("®", "-", "'", "’")) or re.match(r"\w", after):
+        return None
+    return Edit.insert(f.line, f.col + 6, "®") if _complete_after(source, at_ + 6) else None
+
+
+def fix_spelling(source: Source, f: Finding) -> Edit | None:
+    """ "MLPerf®" for "MLperf", "MLPERF", "ML Perf", "ML-Perf" (its sign kept where it has one),
+    where the benchmark's name follows."""
+    at_ = source.offset(f.line, f.col)
+    m = MISSPELT.match(source.text, at_) if at_ is not None else None
+    if m is None:
+        return None
+    after = source.text[m.end() : m.end() + 2]
+    if re.match(r"\w|[-'’]\w", after):
+        return None  # "MLperf's", "ML-Perf-like": the words need changing
+    sign = after.startswith("®")
+    if not _complete_after(source, m.end() + (1 if sign else 0)):
+        return None
+    return Edit(f.line, f.col, *source.position(m.end()), "MLPerf" if sign else "MLPerf®")
+
+
+def fix_legend(source: Source, f: Finding) -> Edit | None:
+    """The trademark legend of §11.2 as the last paragraph of a hand-written article (a
+    template's generated footnotes carry it)."""
+    if source.template:
+        return None
+    line, col = source.end()
+    return Edit.insert(line, col, source.newline * 2 + TRADEMARK)
 
 
 def _texts(ctx: Context) -> Iterator[tuple[str, object, int]]:
@@ -67,6 +129,7 @@ def _printed_title(ctx: Context, block: object) -> bool:
     summary='"MLPerf" without the ® sign.',
     bad="Results from the MLPerf Inference v6.1 round.",
     good="Results from the MLPerf® Inference v6.1 round.",
+    fix=fix_sign,
 )
 def mark_without_sign(ctx: Context) -> Iterator[Issue]:
     """Reports each use of the MLPerf name that is not followed by ®.
@@ -105,6 +168,7 @@ def mark_without_sign(ctx: Context) -> Iterator[Issue]:
     summary="An altered form of the mark: MLperf, MLPERF, ML-Perf, ML Perf, MLPerf's, MLPerfs, MLPerf-like.",
     bad="MLPerf's newest round; an MLPERF-style test.",
     good="The newest round of MLPerf® Inference; a test run like MLPerf® Inference.",
+    fix=fix_spelling,
 )
 def mark_altered(ctx: Context) -> Iterator[Issue]:
     """Reports altered forms of the mark: other capitalisation, hyphens or spaces inside it,
@@ -159,7 +223,7 @@ def mark_without_benchmark(ctx: Context) -> Iterator[Issue]:
                 or rest.startswith(("'", "’", "s "))
             ):
                 continue
-            if re.match(r"v?\d", rest) or any(rest.startswith(w) for w in allowed if w != "v"):
+            if names_benchmark(rest, allowed):
                 continue
             nxt = (rest.split()[0].strip(".,;:)") if rest.split() else "") or "(nothing)"
             issue = _issue(
@@ -184,6 +248,7 @@ def mark_without_benchmark(ctx: Context) -> Iterator[Issue]:
     summary="The mark is used but the trademark legend appears nowhere in the article.",
     bad="An article about MLPerf® Inference v6.1 with no trademark legend.",
     good="The same article ending with the legend: The MLPerf name and logo are registered ... See www.mlcommons.org for more information.",
+    fix=fix_legend,
 )
 def attribution_missing(ctx: Context) -> Iterator[Issue]:
     """Reports an article that uses the MLPerf name without attributing the mark to MLCommons.
@@ -196,7 +261,7 @@ def attribution_missing(ctx: Context) -> Iterator[Issue]:
     if has_legend(ctx) or any(n.cites_results and not n.generated for n in ctx.notes.notes):
         return
     for text, where, _ in _texts(ctx):
-        m = re.search(r"MLPerf|MLPERF|ML-Perf", text)
+        m = NAME.search(text) or (ANY_NAME.search(text) if "erf" in text.lower() else None)
         if m:
             yield _issue(
                 ctx,

@@ -8,12 +8,16 @@ import re
 from collections.abc import Iterator
 from dataclasses import replace
 
-from generator.article.footnotes import INTERACTIVE_SINCE
+from generator.article.footnotes import INTERACTIVE_SINCE, NOT_VERIFIED
 from generator.check.claims import THROUGHPUT_UNIT, Claim
 from generator.check.context import COMPARE_CUE, Context
 from generator.check.document import Block
+from generator.check.findings import Finding
+from generator.check.fix import Edit, Source
+from generator.check.notes import NOTE_START
 from generator.check.registry import Issue, rule
 from generator.check.rules.common import (
+    LEGEND_CORE,
     NOT_VERIFIED_RE,
     OWN_RUN,
     UNVERIFIED_STATEMENT_RE,
@@ -76,6 +80,39 @@ def _results_context(ctx: Context, c: Claim) -> bool:
     return bool(m.benchmarks or m.entries) and bool(COMPARE_CUE.search(c.block.words(c.sentence)))
 
 
+#: what MLP006 says is missing
+NOT_VERIFIED_MISSING = f'"{NOT_VERIFIED}"'
+DERIVED_MISSING = "a statement that derived metrics are not official MLPerf® metrics"
+MD_NOTE_START = re.compile(r"\s*\[\^[^\]\s]+\]:")
+
+
+def _note_start(line: str) -> bool:
+    return bool(NOTE_START.match(line) or MD_NOTE_START.match(line))
+
+
+def fix_not_verified(source: Source, f: Finding) -> Edit | None:
+    """ "Result not verified by MLCommons Association." written into the results footnote of a
+    hand-written article, before its trademark legend (else at its end), when that statement is
+    all it lacks: the statement that derived metrics are not official needs the author to say
+    which values are derived (a generic one would hide an undisclosed per-GPU value, MLP031)."""
+    if source.template or f.col != 1 or DERIVED_MISSING in f.message or NOT_VERIFIED_MISSING not in f.message:
+        return None
+    if not _note_start(source.line_text(f.line)):
+        return None  # no footnote of the author's to write it in
+    last = f.line  # the note's lines: up to a blank line or the next note
+    while source.line_text(last + 1).strip() and not _note_start(source.line_text(last + 1)):
+        last += 1
+    start, end = source.offset(f.line, 1), source.offset(last, len(source.line_text(last)) + 1)
+    if start is None or end is None:
+        return None
+    legend = re.compile(r"(?:The\s+)?" + LEGEND_CORE.pattern, re.I).search(source.text, start, end)
+    if legend is not None:
+        return Edit.insert(*source.position(legend.start()), NOT_VERIFIED + " ")
+    note = source.text[start:end].rstrip()
+    stop = "" if note.endswith((".", "!", "?", ")")) else "."
+    return Edit.insert(*source.position(start + len(note)), f"{stop} {NOT_VERIFIED}")
+
+
 @rule(
     "MLP006",
     "not-verified-statement-missing",
@@ -85,6 +122,7 @@ def _results_context(ctx: Context, c: Claim) -> bool:
     summary='Derived, composite or unverified values without "Result not verified by MLCommons Association." and a statement that derived metrics are not official.',
     bad="B300 delivers 14,211 tokens/s per GPU.[1]  (no statement in note [1])",
     good="[1] ... Per-GPU values are derived metrics and are not official MLPerf® metrics. Result not verified by MLCommons Association. ...",
+    fix=fix_not_verified,
 )
 def not_verified_missing(ctx: Context) -> Iterator[Issue]:
     """Reports an article that prints values it computed (per-GPU values, ratios, percentages,
@@ -103,9 +141,9 @@ def not_verified_missing(ctx: Context) -> Iterator[Issue]:
         return
     missing = []
     if not states_not_verified(ctx):
-        missing.append('"Result not verified by MLCommons Association."')
+        missing.append(NOT_VERIFIED_MISSING)
     if any(not c.unverified for c in derived) and not states_derived(ctx):
-        missing.append("a statement that derived metrics are not official MLPerf® metrics")
+        missing.append(DERIVED_MISSING)
     if missing:
         c = derived[0]
         what = "unverified" if c.unverified else "derived"
