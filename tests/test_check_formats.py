@@ -21,7 +21,7 @@ from click.testing import CliRunner
 from generator import __version__
 from generator.check import RULES, Finding
 from generator.check.report import FORMATS, JSON_SCHEMA_VERSION, format_findings, workflow_command
-from generator.check.sarif import RULES_REFERENCE, artifact_location, sarif_log
+from generator.check.sarif import LEVELS, RULES_REFERENCE, artifact_location, sarif_log
 from generator.cli import main
 
 from .conftest import ROOT, shared_results_dir
@@ -117,7 +117,7 @@ def test_sarif_driver_lists_every_rule_with_help_into_the_rules_reference(
         assert descriptor["fullDescription"]["text"] == (rule.doc or rule.summary)
         assert descriptor["helpUri"] == f"{RULES_REFERENCE}#{rule.code.lower()}"
         assert rule.code.lower() in anchors  # the anchor is a section of docs/compliance-rules.md
-        assert descriptor["defaultConfiguration"] == {"level": rule.severity}
+        assert descriptor["defaultConfiguration"] == {"level": LEVELS[rule.severity]}
     results = corpus_sarif["runs"][0]["results"]
     assert all(driver["rules"][r["ruleIndex"]]["id"] == r["ruleId"] for r in results)
 
