@@ -130,7 +130,7 @@ def cached_table(cache_dir: Path | None, digest: str, load: Callable[[], Results
     Parsing and validating the official files takes about 0.4 s; unpickling the result
     takes a few milliseconds. Any change to a results file, a data file or the code
     makes a new digest."""
-    from generator.data.table import ResultsTable  # imported here: pandas is no import of this module
+    from generator.data.table import ResultsTable  # imported here to keep start-up fast (it imports pandas)
 
     path = cache_dir / f"table-{digest[:32]}.pickle" if cache_dir else None
     table = _read_pickle(path) if path else None
