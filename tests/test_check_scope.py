@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from generator.check.claims import NUMBER, parse_number
+from generator.check.document import split_sentences
 from generator.check.vocabulary import chip_counts
 from generator.data.manifest import Manifest
 from generator.data.table import ResultsTable
@@ -598,3 +599,138 @@ def test_derived_values_said_to_be_derived_lacking_only_the_not_verified_stateme
         FRONT,
     )
     assert [f.severity for f in check(bare, official, manifest) if f.rule == "MLP006"] == ["error"]
+
+
+def test_a_scope_declared_once_holds_for_the_rest_of_the_article(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    scope = (
+        "**Scope of every figure in this memo:** MLPerf® Inference v6.1, Closed division, Datacenter "
+        "suite, gpt-oss-120b, Server scenario, Available category, systems with eight GPUs.\n\n"
+    )
+    body = (
+        '{%- set top = best(group("gpt-oss-120b", "Server", round="6.1", category="available", gpus=8)) -%}\n'
+        "**To:** steering group\n\n" + scope + "## 2. What the results say\n\n"
+        "The best of these systems (entry {{ top.entry }}) gives {{ top }} tokens/s per GPU, a value we "
+        "derive.{{ cite() }}\n\n{{ footnotes() }}\n"
+    )
+    assert findings(tmp_path, body, official, manifest, "MLP026") == []
+    unscoped = findings(tmp_path, body.replace(scope, ""), official, manifest, "MLP026")
+    assert len(unscoped) == 1 and unscoped[0].startswith(
+        '11:1 "The best of these systems" without its scenario'
+    ), unscoped
+    # "in this section" holds to the next heading of its level
+    local = body.replace(scope, "## Scope\n\n" + scope.replace("in this memo", "in this section"))
+    assert len(findings(tmp_path, local, official, manifest, "MLP026")) == 1
+
+
+def test_a_footnote_marker_after_a_full_stop_ends_the_sentence() -> None:
+    text = "It drew 9,438 W.[1] On performance alone it is 0.8% ahead.[^2] Next.¹ By J. Smith."
+    assert [text[s.start : s.end] for s in split_sentences(text)] == [
+        "It drew 9,438 W.[1]",
+        "On performance alone it is 0.8% ahead.[^2]",
+        "Next.¹",
+        "By J. Smith.",
+    ]
+
+
+def test_measured_watts_are_no_result_and_the_sentence_power_rests_on_is_its_own(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    note = (
+        "[1] MLPerf® Inference v5.1 Closed Datacenter; Stable-diffusion-xl (Server). Retrieved from "
+        "https://github.com/mlcommons/inference_results_v5.1 on 2 October 2026; entries 5.1-0009, "
+        "5.1-0062. Result verified by MLCommons Association. " + LEGEND + "\n"
+    )
+    body = (
+        "In MLPerf® Inference v5.1, Closed division, Datacenter suite, Stable Diffusion XL, Server "
+        "scenario, Available category, the eight-GPU Broadcom and Supermicro system (entry 5.1-0009) "
+        "reported 28.704 queries per second.[1]\n\n"
+        "Lenovo's eight-GPU SR780a V3 (entry 5.1-0062) reported 28.464 queries per second while "
+        "measuring its system power, at 9,438 W.[1] The Broadcom and Supermicro system reported "
+        "28.704.[1]\n\n" + note
+    )
+    path = article(tmp_path, body, 'title: t\ndate: 2026-10-20\nrounds: ["5.1"]\n')
+    assert [f.message for f in check(path, official, manifest) if f.rule == "MLP011"] == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "**[00:12:40] Priya:** the DGX B200 result is {{ x }} samples/s.{{ cite() }}",
+        "Each runs on two Xeon processors of 128 cores: {{ x }} samples/s.{{ cite() }}",
+        "The trial includes 48 instance-hours; the system gave {{ x }} samples/s.{{ cite() }}",
+        "Submitters ran 4-, 8-, 16- and 32-GPU slices; this one gave {{ x }} samples/s.{{ cite() }}",
+    ],
+)
+def test_times_parts_and_shared_hyphen_chip_counts_are_not_typed_results(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest, text: str
+) -> None:
+    body = '{%- set x = result("6.1-0052", "gpt-oss-120b", "Server") -%}\n' + text + "\n\n{{ footnotes() }}\n"
+    assert findings(tmp_path, body, official, manifest, "MLP019") == []
+    typed = body.replace("{{ x }} samples/s", "113,685 samples/s")
+    assert [f.split(" ", 1)[1] for f in findings(tmp_path, typed, official, manifest, "MLP019")] == [
+        "113,685 is typed by hand"
+    ]
+
+
+def test_a_typed_entry_id_in_a_table_row_of_another_entrys_value_is_mlp021(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    body = (
+        '{%- set h = per_gpu("6.1-0022", "gpt-oss-120b", "Server") -%}\n'
+        "Eight-GPU gpt-oss-120b Server systems of MLPerf® Inference v6.1, Closed, Available:\n\n"
+        "| System | Entry | Tokens/s per GPU (derived) |\n|---|---|--:|\n"
+        "| HPE Compute XD690 | 6.1-0052 | {{ h }} |\n\n"
+        "*Per-GPU values are derived, not official MLPerf® metrics.*{{ cite() }}\n\n{{ footnotes() }}\n"
+    )
+    found = findings(tmp_path, body, official, manifest, "MLP021")
+    assert found == [
+        "11:23 entry 6.1-0052 does not give 13,906, printed in its table row: 13,906 is the "
+        "gpt-oss-120b Server result of 6.1-0022"
+    ]
+    assert not [f for f in findings(tmp_path, body, official, manifest, "MLP001") if "6.1-0052" in f]
+    right = body.replace("| 6.1-0052 |", "| 6.1-0022 |")
+    assert findings(tmp_path, right, official, manifest, "MLP021") == []
+
+
+def test_the_chip_count_written_right_before_a_value_names_its_system(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    note = (
+        "[1] MLPerf® Inference v6.1 Closed Edge; qwen3.6-27b (SingleStream). Retrieved from "
+        "https://mlcommons.org/benchmarks/inference-edge/ on 2 October 2026; entry 6.1-0055. Result "
+        "verified by MLCommons Association. Results flagged inferred are ... " + LEGEND + "\n"
+    )
+    body = (
+        "In MLPerf® Inference v6.1, Closed Edge, Available, HPE also submitted a four-GPU RTX PRO 4500 "
+        "server (entry 6.1-0055) at 2,616 ms on qwen3.6-27b SingleStream, which we leave out of the "
+        "single-accelerator comparison above.[1]\n\n" + note
+    )
+    assert findings(tmp_path, body, official, manifest, "MLP025") == []
+    wrong = body.replace("a four-GPU", "a two-GPU")
+    assert len(findings(tmp_path, wrong, official, manifest, "MLP025")) == 1
+
+
+def test_a_headline_missing_one_part_of_its_scope_that_the_lead_gives_is_undecided(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    note = NOTE.format(ids="6.1-0052")
+    lead = (
+        "In MLPerf® Inference v6.1, Closed Datacenter, gpt-oss-120b Server, Available category, "
+        "CoreWeave's eight-GPU B300 instance (entry 6.1-0052) gave 111,247 tokens/s.[^1]\n\n"
+    )
+    front = (
+        'title: "The fastest eight-GPU B300 box on gpt-oss-120b Server"\ndate: 2026-10-20\nrounds: ["6.1"]\n'
+    )
+    path = article(tmp_path, lead + note, front)
+    found = [(f.severity, f.message) for f in check(path, official, manifest) if f.rule == "MLP026"]
+    assert found == [
+        (
+            "warning",
+            '"fastest" in the title without its category (only the lead paragraph, describing its '
+            "subject, names it)",
+        )
+    ]
+    bare = article(tmp_path, lead + note, front.replace(" eight-GPU", "").replace(" Server", ""))
+    assert [f.severity for f in check(bare, official, manifest) if f.rule == "MLP026"] == ["error"]

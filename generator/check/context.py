@@ -237,8 +237,8 @@ class Context:
             if not c.typed or c.kind in ("entry", "money") or self.quoted(c.block, c.index):
                 continue
             if c.kind in ("result", "per_gpu", "number"):
-                if c.unit == "" and abs(c.value) < 1000:
-                    continue  # a bare small number is a count or a label, not a result
+                if c.unit == "" and abs(c.value) < 1000 or c.unit == "power":
+                    continue  # a bare small number is a count or a label; "9,438 W" is no throughput
                 self._match_value(c)
                 self._check_own_entry(c, own.get(id(c)))
         for c in claims:

@@ -13,8 +13,11 @@ it inherits, nearest first:
 4. the paragraph before it, when the sentence points back ("these systems", "among them",
    "the same submitter's");
 5. its section's lead paragraph (the first paragraph under its heading);
-6. its heading chain (the nearest heading of each level above it);
-7. the article's title, and the front matter's round when it lists exactly one.
+6. a scope declaration above it ("Scope of every figure in this memo: ...", "*Applies to every
+   line below:* ..."), which holds to the end of the article (to the end of its section when it
+   says "in this section");
+7. its heading chain (the nearest heading of each level above it);
+8. the article's title, and the front matter's round when it lists exactly one.
 
 Each part records where it came from, so that a finding that depends on the scope can say so
 ("scenario: from the heading on line 12"). The rules share this one model
@@ -55,6 +58,15 @@ BACK_REFERENCE = re.compile(
     r"the others?|this (?:set|group|field|list|round|scenario|category|comparison)|that (?:set|group|round))\b",
     re.I,
 )
+#: a paragraph that declares the scope of what follows it: "Scope of every figure in this memo:",
+#: "*Applies to every line below:*", "All results below are ...", "Unless stated otherwise, ..."
+DECLARATION = re.compile(
+    r"^\W{0,4}(?:scope(?: of (?:every|all|each|the)\b[^:.\n]{0,60})?\s*:|applies to (?:every|all|each)\b|"
+    r"(?:every|all|each) (?:figure|result|number|value|row|entry|line|system)s? (?:below|that follows?|in this \w+)\b|"
+    r"unless (?:otherwise )?(?:stated|noted)\b|throughout (?:this|the) (?:article|memo|post|piece|page|report|note)\b)",
+    re.I,
+)
+SECTION_ONLY = re.compile(r"\bin this (?:section|part|chapter|table|list)\b", re.I)
 
 
 @dataclass
@@ -118,8 +130,38 @@ def _sources(ctx: Context, b: Block, s: Sentence | None) -> list[tuple[str, Ment
     lead, headings = _section(ctx, b)
     if lead is not None and lead is not b:
         out.append((f"its section's lead paragraph on line {line(ctx, lead)}", read(lead.text)))
+    out += [
+        (f"the scope declared on line {line(ctx, x)}", read(x.text))
+        for x in declarations(ctx, b)
+        if x is not lead
+    ]
     out += [(f"the heading on line {line(ctx, h)}", read(h.text)) for h in headings]
     out += _front_matter(ctx)
+    return out
+
+
+def declarations(ctx: Context, b: Block) -> list[Block]:
+    """The scope declarations that hold at *b*, nearest first: each holds from its paragraph to
+    the end of the article, or when it says "in this section" to the next heading of its
+    section's level or above."""
+    if "declarations" not in ctx.memo:
+        ctx.memo["declarations"] = _declared(ctx.doc.blocks)
+    held: dict[int, tuple[Block, ...]] = ctx.memo["declarations"]
+    return list(reversed(held.get(id(b), ())))
+
+
+def _declared(blocks: list[Block]) -> dict[int, tuple[Block, ...]]:
+    """For every block, the declarations above it that still hold (one pass over the article)."""
+    out: dict[int, tuple[Block, ...]] = {}
+    active: tuple[tuple[int, Block], ...] = ()  # (level of the section it holds for, 0: all; paragraph)
+    level = 0
+    for x in blocks:
+        if x.kind == "heading":
+            active = tuple(d for d in active if d[0] < x.level)
+            level = x.level
+        out[id(x)] = tuple(d[1] for d in active)
+        if x.kind == "paragraph" and not x.generated and DECLARATION.match(x.text):
+            active += ((level if SECTION_ONLY.search(x.text) else 0, x),)
     return out
 
 

@@ -22,7 +22,7 @@ from generator.check.document import Block, Sentence
 from generator.check.registry import Issue, rule
 from generator.check.rules.common import at_claim, cat, claims_in, section_of
 from generator.check.scope import surroundings
-from generator.check.vocabulary import Mentions, family_of, variant_of
+from generator.check.vocabulary import Mentions, chip_counts, family_of, variant_of
 from generator.data.row import Row
 from generator.data.versions import version_key
 
@@ -485,6 +485,22 @@ def _single_row_entries(ctx: Context, b: Block) -> set[str]:
     return found
 
 
+CLAUSE_BREAK = re.compile(r"[,;:()\[\]]|\b(?:and|or|while|whereas|against|versus|vs\.?)\b")
+
+
+def _own_chip_counts(ctx: Context, c: Claim, here: list[Claim]) -> set[int]:
+    """The chip counts written between the previous value of the sentence and *c*: the words
+    that introduce this value ("..., its 64-GPU GB200 NVL72 rack 901,058")."""
+    before = [
+        x.index + len(x.text)
+        for x in here
+        if x is not c and x.rows and x.kind != "entry" and x.index < c.index
+    ]
+    start = max(before, default=c.sentence.start)
+    clause = CLAUSE_BREAK.split(c.block.text[start : c.index])[-1]  # the noun phrase right before it
+    return chip_counts(clause, strict=True)
+
+
 def _misnamed(ctx: Context, c: Claim) -> str:
     """What the sentence names wrongly about the value *c*, or ""."""
     r = c.rows[0]
@@ -512,8 +528,12 @@ def _misnamed(ctx: Context, c: Claim) -> str:
         ("version", m.rounds, r.round, explained["round"], lambda v: f"v{v}"),
     ]
     if r.gpus:
-        per_node = {r.gpus // r.nodes} if r.nodes else set()
-        checks.append(("chip count", m.strict_chips - per_node, r.gpus, explained["gpus"], str))
+        per_node = {r.gpus // r.nodes} if r.nodes and r.nodes > 1 else set()  # a rack's per-node size
+        own = _own_chip_counts(ctx, c, here)
+        if own:  # "a four-GPU server (entry ...) at 2,616 ms": the count written with this value
+            checks.append(("chip count", own - per_node, r.gpus, set(), str))
+        else:
+            checks.append(("chip count", m.strict_chips - per_node, r.gpus, explained["gpus"], str))
     for what, named, actual, other, fmt in checks:
         unexplained = named - {actual} - other
         if actual not in named and unexplained:

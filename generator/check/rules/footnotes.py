@@ -48,7 +48,7 @@ def cited_without_footnote(ctx: Context) -> Iterator[Issue]:
     footnote; a printed figure whose entry is missing there cannot be traced."""
     yield from _no_footnote_at_all(ctx)
     listed = ctx.notes.entries()
-    wrong = mismatched_entries(ctx)
+    wrong = mismatched_entries(ctx) | {(id(x), i) for x, i, _, _ in row_id_mismatches(ctx)}
     for c in ctx.claims:
         if c.typed and c.kind != "entry":
             continue  # typed numbers that match entries are MLP030's
@@ -354,6 +354,42 @@ def entry_mismatch(ctx: Context) -> Iterator[Issue]:
                 done.add((id(b), m.start()))
                 yield at(b, m.start(), issue, "cite the entry that ran that benchmark and scenario")
     yield from _values_of_other_entries(ctx, done)
+    for cell, index, e, c in row_id_mismatches(ctx):
+        if (id(cell), index) not in done:
+            r = c.rows[0]
+            yield at(
+                cell,
+                index,
+                f"entry {e} does not give {c.text}, printed in its table row: {c.text} is the {r.benchmark} {r.scenario} result of {r.result_id}",
+                "cite each row's own entry",
+            )
+
+
+def row_id_mismatches(ctx: Context) -> list[tuple[Block, int, str, Claim]]:
+    """Table rows whose one typed entry ID is not the entry of every value the row prints
+    (all of one other entry): "| Google, DGX B200 | 6.0-0041 | {{ g }} |" where g is 6.0-0040's."""
+    if "row ids" in ctx.memo:
+        found: list[tuple[Block, int, str, Claim]] = ctx.memo["row ids"]
+        return found
+    out: list[tuple[Block, int, str, Claim]] = []
+    rows: dict[tuple[int, int], list[Block]] = {}
+    for b in ctx.doc.blocks:
+        if b.table >= 0 and b.row > 0 and not b.generated:
+            rows.setdefault((b.table, b.row), []).append(b)
+    for cells in rows.values():
+        typed = [
+            (x, m)
+            for x in cells
+            for m in ENTRY.finditer(x.text)
+            if not ctx.printed(x, m.start()) and ctx.matcher is not None and m.group(0) in ctx.matcher.by_id
+        ]
+        values = [c for x in cells for c in ctx.claims_in(x) if _one_row_figure(c)]
+        owners = {e for c in values for e in c.entries}
+        if len(typed) == 1 and len(owners) == 1 and typed[0][1].group(0) not in owners:
+            x, m = typed[0]
+            out.append((x, m.start(), m.group(0), values[0]))
+    ctx.memo["row ids"] = out
+    return out
 
 
 def _values_of_other_entries(ctx: Context, done: set[tuple[int, int]]) -> Iterator[Issue]:

@@ -61,11 +61,15 @@ def power_without_measurement(ctx: Context) -> Iterator[Issue]:
                 continue
             here = claims_in(ctx, b, s)
             numbers = [c for c in here if c.kind != "entry"]
+            # the results the sentence itself prints, when it prints some: an entry ID beside
+            # them stands for every benchmark of the entry, and the paragraph's other sentences
+            # may be about other systems
+            own = [r for c in numbers for r in c.rows]
             if not numbers and not (rows and re.search(r"(?<![\w.])\d", text)):
                 continue  # a version ("v6.1") is no number a power claim could rest on
             if _setting(ctx, b, text):
                 continue
-            unmeasured = sorted({label(r) for r in rows if not r.has_power})
+            unmeasured = sorted({label(r) for r in own or rows if not r.has_power})
             proxy = PROXY.search(text)
             if proxy and re.search(
                 r"\b(?:rather than|instead of|not|no|never|without|nor|neither)\b[^.;]{0,30}$",
