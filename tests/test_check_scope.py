@@ -734,3 +734,17 @@ def test_a_headline_missing_one_part_of_its_scope_that_the_lead_gives_is_undecid
     ]
     bare = article(tmp_path, lead + note, front.replace(" eight-GPU", "").replace(" Server", ""))
     assert [f.severity for f in check(bare, official, manifest) if f.rule == "MLP026"] == ["error"]
+
+
+def test_medians_of_groups_holding_power_and_performance_only_rows_are_no_power_comparison(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    body = (
+        '{%- set s = series("llama2-70b-99.9", "Server", category="available", gpus=8) -%}\n'
+        "The median per-GPU result of eight-GPU Available systems on llama2-70b-99.9 Server, Closed "
+        "Datacenter, a derived value, moved {{ pct_change(s[1], s[0]) }} from v5.1 to v6.0.{{ cite() }}"
+        "\n\n{{ footnotes() }}\n"
+    )
+    front = 'title: t\ndate: 2026-10-20\nrounds: ["5.1", "6.0"]\n'
+    found = [f for f in check(article(tmp_path, body, front), official, manifest) if f.rule == "MLP009"]
+    assert found == []

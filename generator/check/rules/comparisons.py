@@ -362,6 +362,30 @@ def open_closed(ctx: Context) -> Iterator[Issue]:
             )
 
 
+def _side_rows(calc: Any) -> list[Row]:
+    """The rows a figure's calculation rests on (``{"op": ..., "row"/"rows"/"args": ...}``)."""
+    if not isinstance(calc, dict):
+        return []
+    rows = [calc["row"]] if isinstance(calc.get("row"), Row) else []
+    rows += [r for r in calc.get("rows", ()) if isinstance(r, Row)]
+    return rows + [r for a in calc.get("args", ()) for r in _side_rows(a)]
+
+
+def _power_against_performance(c: Claim) -> bool:
+    """Whether a comparison sets a power submission against a performance-only one: some side
+    is all power submissions and another all performance-only. Two medians of groups that each
+    hold both kinds compare the groups, not a power submission with a performance-only one.
+    Sides unknown (a sentence that prints several rows): every row is a side."""
+    calc = c.figure.calc if c.figure is not None else None
+    args = calc.get("args", []) if isinstance(calc, dict) else []
+    sides = [_side_rows(a) for a in args] if len(args) >= 2 else [list(x.rows) for x in c.sides]
+    sides = [s for s in sides if s]
+    if len(sides) < 2:
+        return True
+    kinds = [{r.has_power for r in s} for s in sides]
+    return {True} in kinds and {False} in kinds
+
+
 def _compat(ctx: Context, cmp: Comparison) -> tuple[str, str, str] | None:
     """("MLP009" or "MLP010", message) for a comparison across rounds that the Compatibility
     Table (``data/compatibility.toml``, per suite) does not allow or does not cover."""
@@ -369,7 +393,12 @@ def _compat(ctx: Context, cmp: Comparison) -> tuple[str, str, str] | None:
     across = ", ".join("v" + v for v in rounds)
     note = ctx.manifest.compat.power_note()
     # the note holds within a round too: a ratio or a comparing sentence, not a table of rows
-    if len({r.has_power for r in cmp.rows}) > 1 and note is not None and (len(rounds) > 1 or not cmp.table):
+    if (
+        len({r.has_power for r in cmp.rows}) > 1
+        and note is not None
+        and (len(rounds) > 1 or not cmp.table)
+        and _power_against_performance(cmp.anchor)
+    ):
         return (
             "MLP009",
             f"{cmp.anchor.text} compares a power submission's performance with a performance-only "
