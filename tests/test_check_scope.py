@@ -25,6 +25,8 @@ NOTE = (
     "https://github.com/mlcommons/inference_results_v6.1 on 2 October 2026, entries {ids}. " + LEGEND + "\n"
 )
 FRONT = 'title: t\ndate: 2026-10-20\nrounds: ["6.1"]\n'
+A = 'per_gpu("6.1-0052", "gpt-oss-120b", "Server")'
+B = 'per_gpu("6.1-0022", "gpt-oss-120b", "Server")'
 
 
 def findings(tmp_path: Path, body: str, official: ResultsTable, manifest: Manifest, rule: str) -> list[str]:
@@ -748,3 +750,72 @@ def test_medians_of_groups_holding_power_and_performance_only_rows_are_no_power_
     front = 'title: t\ndate: 2026-10-20\nrounds: ["5.1", "6.0"]\n'
     found = [f for f in check(article(tmp_path, body, front), official, manifest) if f.rule == "MLP009"]
     assert found == []
+
+
+def test_a_callout_block_quote_is_the_authors_claim_and_a_quotation_is_not(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    body = (
+        '{%- set old = best("dlrm-v2-99.9", "Server", round="5.1", category="available", gpus=8) -%}\n'
+        '{%- set new = best("dlrm-v3", "Server", round="6.0", category="available", gpus=8) -%}\n'
+        "MLPerf® Inference v5.1 and v6.0, Closed Datacenter, Server, Available, eight GPUs; per-GPU "
+        "values are derived, not official MLPerf® metrics.\n\n"
+        "> **Fact:** the best eight-GPU DLRM row fell from {{ old }} queries/s per GPU in v5.1 to "
+        "{{ new }} in v6.0, {{ ratio(old|float, new|float, digits=0) }} lower.{{ cite() }}\n\n"
+        "{{ footnotes() }}\n"
+    )
+    front = 'title: t\ndate: 2026-10-20\nrounds: ["5.1", "6.0"]\n'
+    found = [(f.rule, f.line) for f in check(article(tmp_path, body, front), official, manifest)]
+    assert ("MLP009", 10) in found and ("MLP007", 10) not in found, (
+        found
+    )  # the benchmarks may not be compared
+    quoted = body.replace("> **Fact:** the", '> "The').replace("lower.{{", 'lower," said a reader.{{')
+    found = [(f.rule, f.line) for f in check(article(tmp_path, quoted, front), official, manifest)]
+    assert ("MLP009", 10) not in found, found
+
+
+def test_official_after_a_composite_value_names_it_official(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    body = (
+        f"{{%- set a = {A} -%}}{{%- set b = {B} -%}}\n"
+        "Averaging the per-GPU ratios of gpt-oss-120b Server in MLPerf® Inference v6.1, the B300 "
+        'comes out at {{ ratio((a|float / b|float + 1) / 2, 1, digits=2, style="plain") }} on the '
+        "official MLPerf® Inference v6.1 Server score.{{ cite() }}\n\n{{ footnotes() }}\n"
+    )
+    found = findings(tmp_path, body, official, manifest, "MLP023")
+    assert len(found) == 1 and '"official" is applied to ' in found[0], found
+    assert findings(tmp_path, body, official, manifest, "MLP007") == []
+    plain = body.replace("on the official MLPerf® Inference v6.1 Server score", "by our own composite")
+    assert findings(tmp_path, plain, official, manifest, "MLP023") == []
+
+
+def test_an_abbreviated_month_date_is_no_typed_number(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    body = (
+        f"**Last reviewed:** 14 Oct 2026 · Oct. 14, 2026 · {{{{ {A} }}}} tokens/s per GPU, a derived "
+        "value.{{ cite() }}\n\n{{ footnotes() }}\n"
+    )
+    assert findings(tmp_path, body, official, manifest, "MLP019") == []
+
+
+def test_only_the_derived_statement_missing_beside_the_not_verified_one_is_a_warning(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    note = NOTE.format(ids="6.1-0052").replace(
+        LEGEND, "Result not verified by MLCommons Association. " + LEGEND
+    )
+    body = (
+        "HPE's XD690 gave 14,211 tokens/s per GPU on gpt-oss-120b Server in MLPerf® Inference v6.1 (entry "
+        "6.1-0052).[^1]\n\n" + note
+    )
+    path = article(tmp_path, body, FRONT)
+    found = [(f.severity, f.message) for f in check(path, official, manifest) if f.rule == "MLP006"]
+    assert found == [
+        (
+            "warning",
+            "the article prints derived values (14,211 is one) without a statement that derived metrics "
+            "are not official MLPerf® metrics",
+        )
+    ]

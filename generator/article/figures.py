@@ -377,7 +377,8 @@ def calc_of(x: Figure | float | int) -> dict[str, Any]:
     """What a computed figure records of one of its inputs: the input's own calc, or a plain number."""
     if isinstance(x, Figure):
         return x.calc if x.calc is not None else {"op": "unrecorded", "kind": x.kind, "formula": x.formula}
-    return {"op": "number", "value": float(x)}
+    traced = getattr(x, "calc", None)  # a number a template made from figures (generator.article.traced)
+    return traced if isinstance(traced, dict) else {"op": "number", "value": float(x)}
 
 
 def ledger_row(r: Row) -> dict[str, Any]:

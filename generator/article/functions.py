@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from generator.article.figures import Figure, calc_of, entry_figure, gpus_figure, per_gpu_figure, total_figure
 from generator.article.queries import Queries
+from generator.article.traced import sources_of
 from generator.data.manifest import Manifest, load_prices
 from generator.data.row import Row
 from generator.errors import LookupFailed, ManifestError
@@ -31,20 +32,19 @@ def _val(x: Num) -> float:
 
 
 def _rows(*xs: Num) -> tuple[Row, ...]:
+    """The rows of the figures behind *xs* (a number made from figures with ``|float`` too)."""
     out: list[Row] = []
-    for x in xs:
-        if isinstance(x, Figure):
-            out.extend(r for r in x.entries if r not in out)
+    for f in (f for x in xs for f in sources_of(x)):
+        out.extend(r for r in f.entries if r not in out)
     return tuple(out)
 
 
 def _basis(*xs: Num) -> tuple[str, ...]:
     out: list[str] = []
-    for x in xs:
-        if isinstance(x, Figure):
-            for k in (x.kind, *x.basis):
-                if k not in out:
-                    out.append(k)
+    for f in (f for x in xs for f in sources_of(x)):
+        for k in (f.kind, *f.basis):
+            if k not in out:
+                out.append(k)
     return tuple(out)
 
 

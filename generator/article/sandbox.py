@@ -38,6 +38,7 @@ from jinja2.sandbox import SandboxedEnvironment, SandboxedFormatter
 
 from generator.article.escape import DataText, Trusted, md
 from generator.article.figures import Figure
+from generator.article.traced import float_filter, int_filter
 from generator.data.row import Row
 from generator.errors import GpuInsightsError
 
@@ -282,6 +283,8 @@ def make_environment(finalize: Callable[[Any], Any]) -> ArticleSandbox:
     for name, fn in list(env.filters.items()):
         if name not in PASS_THROUGH:
             env.filters[name] = _guarded_filter(name, fn)
+    # a number made from a figure keeps the figure: what it reaches cites the figure's rows
+    env.filters["float"], env.filters["int"] = float_filter, int_filter
     return env
 
 

@@ -39,6 +39,10 @@ ACCURACY_WORDS = re.compile(r"\baccuracy\b|\btargets?\b|\breference model", re.I
 PER_GPU_HEADER = re.compile(PER_ACCELERATOR + r"|\bper\s?GPU", re.I)
 UNVERIFIED_NEAR = re.compile(r"\bunverified\b[^.;:,]*$", re.I)
 QUOTED = re.compile(r"“[^”]*”|\"[^\"\n]*\"")
+#: a quotation's attribution: "— Jane Doe", "said Jane", "according to", "wrote"
+ATTRIBUTION = re.compile(
+    r"(?:^|\n|\s)[—–-]{1,2}\s*[A-Z]|\b(?:said|says|told|wrote|writes|according to|quoted|asked)\b|[“”\"]"
+)
 COMPARE_CUE = re.compile(
     r"\b(?:than|versus|vs\.?|against|compared|ahead|behind|outperform\w*|beat\w*|faster|slower|"
     r"higher|lower|above|below|more|less|over|ratio|gain|improve\w*|increase\w*|times)\b|×",
@@ -99,12 +103,22 @@ class Context:
 
     def quoted(self, block: Block, index: int) -> bool:
         """Whether a position is inside a quotation (a statement by someone else)."""
-        if block.kind == "quote":
+        if block.kind == "quote" and self._attributed(block):
             return True
         spans = self._quotes.get(id(block))
         if spans is None:
             spans = self._quotes[id(block)] = [(m.start(), m.end()) for m in QUOTED.finditer(block.text)]
         return any(a < index < z for a, z in spans)
+
+    def _attributed(self, block: Block) -> bool:
+        """Whether a block quote quotes someone ("... ," said the CEO; "— Jane Doe"; a text in
+        quotation marks), rather than setting the author's own words apart (a callout, a "Fact:"
+        box, a pull quote of the article itself)."""
+        key = f"attributed {id(block)}"
+        if key not in self.memo:
+            text = block.text.strip()
+            self.memo[key] = bool(ATTRIBUTION.search(text) or (text[:1] in "“\"‘'" and text[-1:] in "”\"’'"))
+        return bool(self.memo[key])
 
     def claims_in(self, block: Block, s: Sentence | None = None) -> list[Claim]:
         """The claims printed in *block* (in its sentence *s*), in order."""

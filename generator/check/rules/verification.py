@@ -135,7 +135,9 @@ def not_verified_missing(ctx: Context) -> Iterator[Issue]:
     an unverified score apply, and §2 requires the not-verified statement in the footnote. Values
     derived from verified results in an article that says they are derived and not official,
     lacking only the not-verified statement, are a warning: the guidelines' own example of a
-    derived fps/W (§6) footnotes "Result verified by MLCommons Association." instead."""
+    derived fps/W (§6) footnotes "Result verified by MLCommons Association." instead. So is an
+    article that gives the not-verified statement and lacks only the one that derived metrics
+    are not official: the guidelines' own derived-metric example (§9) gives no more."""
     derived = derived_claims(ctx)
     if not derived:
         return
@@ -158,6 +160,10 @@ def not_verified_missing(ctx: Context) -> Iterator[Issue]:
         only_statement = (
             len(missing) == 1 and not states_not_verified(ctx) and not any(x.unverified for x in derived)
         )
+        # the not-verified statement given, only "derived metrics are not official" missing: the
+        # guidelines' own example of a derived metric (§9, accuracy) footnotes the basis and
+        # "Result not verified by MLCommons Association." and no more: undecided as well
+        only_statement = only_statement or missing == [DERIVED_MISSING]
         yield replace(issue, undecided=True) if only_statement else issue
 
 
@@ -256,13 +262,30 @@ def derived_called_official(ctx: Context) -> Iterator[Issue]:
             if DERIVED_AFTER.match(text, c.index + len(c.text)):
                 continue  # "the official result gives 11,229 per GPU (derived)"
             seen.add((id(c.block), m.start()))
-            what = "unverified" if c.unverified else "derived, not an official result"
-            yield at(
-                c.block,
-                m.start(),
-                f'"{m.group(0)}" is applied to {c.text}, a value that is {what}',
-                f'drop "{m.group(0)}", or say the value is derived from the official result',
-            )
+            yield _called_official(c, m.start(), m.group(0))
+        after = OFFICIAL_AFTER.match(text, c.index + len(c.text))
+        if after and (id(c.block), after.start(1)) not in seen and not ctx.printed(c.block, after.start(1)):
+            seen.add((id(c.block), after.start(1)))  # "comes out at 1.08 on the official ... score"
+            yield _called_official(c, after.start(1), after.group(1))
+
+
+def _called_official(c: Claim, index: int, word: str) -> Issue:
+    what = "unverified" if c.unverified else "derived, not an official result"
+    return at(
+        c.block,
+        index,
+        f'"{word}" is applied to {c.text}, a value that is {what}',
+        f'drop "{word}", or say the value is derived from the official result',
+    )
+
+
+#: "official" naming what a value right before it is: "1.08 on the official MLPerf® Inference
+#: v6.1 Server score", "12,000, as the verified result"
+OFFICIAL_AFTER = re.compile(
+    r"\s*+(?:[\w/%×-]++\s++){0,3}?(?:on|as|by|under|in)\s++(?:the\s++|an?\s++)?(official|verified|certified)\b"
+    r"(?=(?:\s++[\w®.-]++){0,6}?\s++(?:scores?|results?|metrics?|ratings?)\b)",
+    re.I,
+)
 
 
 def _nearer_official(ctx: Context, c: Claim, start: int, derived: list[Claim]) -> bool:
