@@ -372,7 +372,7 @@ def test_clause_numbers_issue_numbers_label_counts_and_the_ideal_are_not_typed_n
         "Spread over 512 GPUs, it is 50% faster.\n\n{{ footnotes() }}\n"
     )
     assert findings(tmp_path, body, official, manifest, "MLP019") == [
-        "18:13 512 is typed by hand",
+        "18:13 512 is typed by hand (a chip count)",
         "18:29 50% is typed by hand",
     ]
 
@@ -819,3 +819,102 @@ def test_only_the_derived_statement_missing_beside_the_not_verified_one_is_a_war
             "are not official MLPerf® metrics",
         )
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "severities"),
+    [
+        ("The rack used 72 GPUs: {{ x }} tokens/s per GPU.{{ cite() }}", ["warning"]),
+        ("That is the result divided by 72: {{ x }} tokens/s per GPU.{{ cite() }}", ["warning"]),
+        ("Cisco ran 16 GPUs (two nodes): {{ x }} tokens/s per GPU.{{ cite() }}", ["warning"]),
+        ("Its exact-match accuracy is 82.7, against about 90: {{ x }} tokens/s per GPU.{{ cite() }}", []),
+        ("With Halyard 2.4 the node gave {{ x }} tokens/s per GPU.{{ cite() }}", []),
+        ("At 70% of {{ x }} tokens/s per GPU.{{ cite() }}", ["error"]),
+    ],
+)
+def test_chip_counts_typed_in_prose_are_a_warning_and_accuracies_and_versions_no_finding(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest, text: str, severities: list[str]
+) -> None:
+    body = f"{{%- set x = {A} -%}}\n" + text + "\n\n{{ footnotes() }}\n"
+    path = article(tmp_path, body, FRONT)
+    assert [f.severity for f in check(path, official, manifest) if f.rule == "MLP019"] == severities
+
+
+def test_the_mark_before_a_document_name_broken_over_two_lines_and_a_title_cased_noun(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    body = (
+        "Only benchmarks that the MLPerf® Inference v6.1 results and the MLPerf® Compatibility\n"
+        "Table both list are compared.\n"
+    )
+    front = 'title: "Supply With Measured-Power MLPerf® Results"\ndate: 2026-10-20\nrounds: ["6.1"]\n'
+    found = [
+        (f.line, f.severity)
+        for f in check(article(tmp_path, body, front), official, manifest)
+        if f.rule == "MLP014"
+    ]
+    assert found == [(2, "warning")]
+
+
+@pytest.mark.parametrize(
+    "title",
+    [
+        "Setting the Record Straight on Reasoning-Model Throughput",
+        "Which Small Box Runs a 27B Model Fastest?",
+    ],
+)
+def test_an_idiom_or_a_question_in_a_title_is_no_superlative(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest, title: str
+) -> None:
+    front = f'title: "{title}"\ndate: 2026-10-20\nrounds: ["6.1"]\n'
+    path = article(tmp_path, "MLPerf® Inference v6.1 results are out.\n", front)
+    assert [f.message for f in check(path, official, manifest) if f.rule == "MLP026"] == []
+
+
+def test_a_sentence_about_those_rows_reads_the_caption_of_the_table_a_placeholder_drew(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    body = (
+        '{%- set peers = group("gpt-oss-120b", "Server", round="6.1", category="available") -%}\n'
+        "{%- set lead = best(peers) -%}\n"
+        '{{ top_table(peers, n=3, columns=("entry", "submitter", "gpus", "per_gpu"), caption="*Table 1: '
+        "MLPerf® Inference v6.1, Closed, Datacenter, gpt-oss-120b, Server scenario, Available category: "
+        'the three best rows by tokens/s per GPU (derived).*") }}\n\n'
+        "## How to read Table 1\n\n"
+        "The first row ({{ lead.submitter }}, {{ lead.gpus }} GPUs) is the highest per-GPU figure of those "
+        "rows, at {{ lead }} tokens/s per GPU.{{ cite() }}\n\n{{ footnotes() }}\n"
+    )
+    assert findings(tmp_path, body, official, manifest, "MLP026") == []
+    alone = body.replace(" of those rows", "").replace("The first row", "The leader")
+    assert len(findings(tmp_path, alone, official, manifest, "MLP026")) == 1
+
+
+def test_a_superlative_over_every_product_is_reported_whatever_scope_it_inherits(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    scope = (
+        "In MLPerf® Inference v6.1, Closed Datacenter, gpt-oss-120b Server, Available, eight-GPU systems, "
+        "the B300 row gave {{ x }} tokens/s per GPU, a derived value.{{ cite() }}\n\n"
+    )
+    body = (
+        f"{{%- set x = {A} -%}}\n"
+        + scope
+        + "With that result, the B300 is the fastest GPU money can buy.\n\n{{ footnotes() }}\n"
+    )
+    found = findings(tmp_path, body, official, manifest, "MLP026")
+    assert len(found) == 1 and '"fastest" money can buy: a claim about every product' in found[0], found
+
+
+def test_a_column_of_chip_counts_in_words_headed_cards_states_each_rows_count(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    body = (
+        f'{{%- set a = {A} -%}}{{%- set g = per_gpu("6.1-0023", "gpt-oss-120b", "Server") -%}}\n'
+        "MLPerf® Inference v6.1, Closed, Datacenter, gpt-oss-120b, Server, Available:\n\n"
+        "| Cards | Entry | Per card (derived) |\n|---|---|--:|\n"
+        "| eight | {{ a.entry }} | {{ a }} |\n| seventy-two | {{ g.entry }} | {{ g }} |\n\n"
+        "{{ cite() }}\n\n{{ footnotes() }}\n"
+    )
+    assert findings(tmp_path, body, official, manifest, "MLP007") == []
+    unnamed = body.replace("| eight |", "| HPE |").replace("| seventy-two |", "| CoreWeave |")
+    assert len(findings(tmp_path, unnamed, official, manifest, "MLP007")) == 1

@@ -66,6 +66,12 @@ DECLARATION = re.compile(
     r"unless (?:otherwise )?(?:stated|noted)\b|throughout (?:this|the) (?:article|memo|post|piece|page|report|note)\b)",
     re.I,
 )
+#: a sentence about a table's rows: "in Table 1", "of those rows", "the table above", "the first row"
+TABLE_REFERENCE = re.compile(
+    r"\btable\s+(\d+)\b|\b(?:the|this|that) table\b|\bth(?:ese|ose) rows\b|\bthe rows (?:above|below)\b|"
+    r"\bthe (?:first|top|last|second|third) row\b",
+    re.I,
+)
 SECTION_ONLY = re.compile(r"\bin this (?:section|part|chapter|table|list)\b", re.I)
 
 
@@ -127,6 +133,13 @@ def _sources(ctx: Context, b: Block, s: Sentence | None) -> list[tuple[str, Ment
     before = previous(ctx, b)
     if before is not None and BACK_REFERENCE.search(words):
         out.append((f"the paragraph on line {line(ctx, before)}, which it points back to", read(before.text)))
+    table = referred_table(ctx, b, words) if b.table < 0 else None
+    if table is not None:  # "the highest per-GPU figure of those rows", "in Table 1"
+        out += [
+            (f"the caption of the table on line {line(ctx, x)}, which it refers to", read(x.text))
+            for x in ctx.doc.beside(table)
+            if x.kind == "paragraph"
+        ]
     lead, headings = _section(ctx, b)
     if lead is not None and lead is not b:
         out.append((f"its section's lead paragraph on line {line(ctx, lead)}", read(lead.text)))
@@ -138,6 +151,22 @@ def _sources(ctx: Context, b: Block, s: Sentence | None) -> list[tuple[str, Ment
     out += [(f"the heading on line {line(ctx, h)}", read(h.text)) for h in headings]
     out += _front_matter(ctx)
     return out
+
+
+def referred_table(ctx: Context, b: Block, words: str) -> int | None:
+    """The table a sentence refers to ("Table 1", "those rows", "the table above"): the one
+    whose caption numbers it, else the nearest table above it (one a placeholder drew too:
+    its caption says what the query chose)."""
+    m = TABLE_REFERENCE.search(words)
+    if m is None:
+        return None
+    tables = sorted({x.table for x in ctx.doc.blocks[: ctx.doc.index(b)] if x.table >= 0}, reverse=True)
+    if m.group(1):
+        named = re.compile(rf"^\W*Table\s+{m.group(1)}\b", re.I)
+        for t in tables:
+            if any(named.match(x.text) for x in ctx.doc.beside(t)):
+                return t
+    return tables[0] if tables else None
 
 
 def declarations(ctx: Context, b: Block) -> list[Block]:

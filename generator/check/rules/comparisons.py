@@ -22,7 +22,7 @@ from generator.check.document import Block, Sentence
 from generator.check.registry import Issue, rule
 from generator.check.rules.common import at_claim, cat, claims_in, section_of
 from generator.check.scope import surroundings
-from generator.check.vocabulary import Mentions, chip_counts, family_of, variant_of
+from generator.check.vocabulary import Mentions, chip_counts, family_of, variant_of, word_number
 from generator.data.row import Row
 from generator.data.versions import version_key
 
@@ -170,18 +170,39 @@ def _named(ctx: Context, cmp: Comparison) -> Mentions:
         m.categories |= x.categories
         m.divisions |= x.divisions
         m.chips |= x.strict_chips
-    for b, _ in cmp.scope:  # a table's "GPUs" column states each row's chip count
-        if b.table >= 0 and b.row > 0 and re.fullmatch(r"\s*\d[\d,]*\s*", b.text or "x"):
+    for b, _ in cmp.scope:  # a table's "GPUs" column states each row's chip count ("8", "eight")
+        count = _count_cell(b.text) if b.table >= 0 and b.row > 0 else None
+        if count is not None:
             header = next(
                 (x for x in ctx.doc.blocks if x.table == b.table and x.row == 0 and x.col == b.col), None
             )
-            if header is not None and re.search(r"\b(?:GPUs?|accelerators?|chips?)\b", header.text, re.I):
-                m.chips.add(int(b.text.strip().replace(",", "")))
+            if header is not None and CHIP_HEADER.search(header.text):
+                m.chips.add(count)
     for b, s in cmp.scope:  # chip counts printed by placeholders: x.gpus, gpus(...)
         for c in claims_in(ctx, b, s):
             if c.kind == "count" and c.figure is not None and "total accelerators" in c.figure.formula:
                 m.chips.add(int(c.value))
     return m
+
+
+#: a column of chip counts: "GPUs", "Accelerators", "Cards", "Chips", "Devices"
+CHIP_HEADER = re.compile(r"\b(?:GPUs?|accelerators?|chips?|cards?|devices?|NPUs?|TPUs?)\b", re.I)
+
+
+NUMBER_WORD_CELL = re.compile(r"[A-Za-z][a-z]*(?:[- ][a-z]+){0,4}")
+
+
+def _count_cell(text: str) -> int | None:
+    """The chip count a table cell holds: digits ("8", "1,024") or a number word ("eight")."""
+    t = text.strip()
+    if re.fullmatch(r"\d[\d,]*", t):
+        return int(t.replace(",", ""))
+    if not NUMBER_WORD_CELL.fullmatch(t):
+        return None
+    try:
+        return word_number(t) or None
+    except KeyError:  # a word that is not a number word ("eight-ish")
+        return None
 
 
 T = TypeVar("T")

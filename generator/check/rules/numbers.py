@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from dataclasses import replace
 
 from generator.check.claims import Claim
 from generator.check.context import Context
@@ -68,8 +69,10 @@ def hand_typed_number(ctx: Context) -> Iterator[Issue]:
     """Reports, in an article with placeholders, a number typed in its prose: it will not follow
     the data when a round is added, and nothing cites it. Model names ("Llama 2 70B"), versions,
     dates, years, entry IDs, identifiers ("B300", "NVL72", "8-GPU"), quotations and small counts
-    below ten are not numbers in this sense; inline ``<!-- gpu-insights: allow MLP019 "why" -->``
-    accepts a deliberate one."""
+    below ten are not numbers in this sense, nor are an accuracy after the word that names it,
+    times, and quantities the results do not measure (cores, hours, GB); a chip count ("72
+    GPUs", "divided by 72") is a warning: the data give it (``x.gpus``), and MLP025 checks it
+    against its row. Inline ``<!-- gpu-insights: allow MLP019 "why" -->`` accepts a deliberate one."""
     if not ctx.template:
         return
     yield from _copied_constants(ctx)
@@ -84,7 +87,14 @@ def hand_typed_number(ctx: Context) -> Iterator[Issue]:
             or (c.text in clauses and not c.suffix and not c.unit)
             or _ideal(c)
             or _label_count(c)
+            or _accuracy(c)
         ):
+            continue
+        if _chip_count(c):  # the data give it (x.gpus), but a wrong one is MLP025's: a warning
+            yield replace(
+                at_claim(c, f"{c.text} is typed by hand (a chip count)", "print it with x.gpus or gpus(...)"),
+                undecided=True,
+            )
             continue
         yield at_claim(
             c,
@@ -229,8 +239,10 @@ def _clause_numbers(ctx: Context) -> set[str]:
     return out
 
 
-#: a chip count: "72 GPUs", "1,024-accelerator"
-COUNT_AFTER = re.compile(r"^(?:\s+|-)(?:GPUs?|accelerators?|chips?)\b", re.I)
+#: a chip count: "72 GPUs", "1,024-accelerator", "16 GPUs (two nodes)"
+COUNT_AFTER = re.compile(
+    r"^(?:\s+|-)(?:[A-Z][\w-]*\s+){0,2}?(?i:GPUs?|accelerators?|chips?|nodes?|processors?|CPUs?|sockets?)\b"
+)
 
 
 def _label_count(c: Claim) -> bool:
@@ -240,6 +252,32 @@ def _label_count(c: Claim) -> bool:
     return c.block.kind in ("heading", "header") and bool(
         COUNT_AFTER.match(c.block.text[c.index + len(c.text) :])
     )
+
+
+#: a divisor that is a chip count: "divided by 72", "a division of the system results by 72"
+DIVISOR_BEFORE = re.compile(
+    r"\b(?:divid\w*|division)\b[^.\d]{0,60}?\s+by\s+(?:the\s+|its\s+|their\s+)?$", re.I
+)
+#: an accuracy the official files give ("exact-match accuracy is 82.7", "a ROUGE-L of 24.3")
+ACCURACY_BEFORE = re.compile(
+    r"\b(?:accuracy|exact[- ]match|ROUGE[\w-]*|BLEU|WER|mAP|AUC|vbench)\b(?:[^.;]|\.\d){0,160}$", re.I
+)
+
+
+def _chip_count(c: Claim) -> bool:
+    """A chip count ("72 GPUs", "the 288-GPU system", "divided by 72"): the configuration a
+    comparison must name, which MLP025 checks against the row it describes."""
+    if c.suffix or c.unit not in ("", "throughput") or not float(c.value).is_integer():
+        return False
+    text = c.block.text
+    after = text[c.index + len(c.text) :]
+    return bool(COUNT_AFTER.match(after)) or bool(DIVISOR_BEFORE.search(text[max(0, c.index - 90) : c.index]))
+
+
+def _accuracy(c: Claim) -> bool:
+    """An accuracy figure of a submission, after the word that names it in its sentence."""
+    s = c.sentence
+    return not c.suffix and c.unit == "" and bool(ACCURACY_BEFORE.search(c.block.text[s.start : c.index]))
 
 
 def _ideal(c: Claim) -> bool:

@@ -45,9 +45,23 @@ NOT_A_CLAIM = re.compile(
     r"\bthe first (?:two|three|four|five|six|\d+)\b|"
     # a reference point, not a claim: "within 5.4% of the highest score", "behind the fastest"
     r"\bwithin\s+\S+\s+(?:of|from)\s+the\s+(?:highest|fastest|best|top|leading|leader)\b|"
-    r"\b(?:behind|below|short of|trail\w*)\s+the\s+(?:highest|fastest|best|top|leading|leader)\b",
+    r"\b(?:behind|below|short of|trail\w*)\s+the\s+(?:highest|fastest|best|top|leading|leader)\b|"
+    # idioms: "setting the record straight", "for the record"
+    r"\bthe\s+record\s+straight\b|\b(?:for|on|off)\s+the\s+record\b",
     re.I,
 )
+#: a superlative over every product on sale, which no scope of results can support: "the fastest
+#: GPU money can buy", "the best accelerator on the market", "in the industry"
+MARKET_WIDE = re.compile(
+    r"\b(?:money can buy|on the (?:market|planet)|in the (?:industry|market|world)|"
+    r"anywhere|bar none|full stop|of any vendor|from any vendor|"
+    # a class of workloads instead of the benchmark: "the fastest accelerator ... for small language models"
+    r"for (?:all |any |every )?(?:small |large |open )?(?:language models|LLMs|AI(?: inference| workloads)?|"
+    r"generative AI|reasoning models|chatbots|recommenders|recommendation workloads|inference workloads))\b",
+    re.I,
+)
+#: a question asks, it claims nothing: "Which small box runs a 27B model fastest?"
+QUESTION = re.compile(r"\?[\"”’)\]*_]*\s*$")
 OFFICIAL_FRAME = re.compile(
     r"\brecord\b|\bscore\b|\bofficial\b|\bverified\b|\bwin(?:s|ner)?\b|\btitle\b|MLPerf®?\s+(?:\S+\s+){0,4}(?:results?|winner|leader)\b",
     re.I,
@@ -93,7 +107,15 @@ ANY_CATEGORY = re.compile(r"\b(?:any|every|all) (?:categor(?:y|ies))\b|\bin ever
 def _about_results(ctx: Context, b: Block, s: Sentence) -> bool:
     m = ctx.mentions(b, s)
     text = b.words(s)
-    return bool(m.benchmarks or m.entries or "MLPerf" in text or claims_in(ctx, b, s))
+    return bool(
+        m.benchmarks or m.entries or "MLPerf" in text or claims_in(ctx, b, s) or RESULT_BACK.search(text)
+    )
+
+
+#: a sentence about results printed just before it: "With that result, ...", "these results show"
+RESULT_BACK = re.compile(
+    r"\b(?:th(?:at|is|ese|ose)|the same)\s+(?:results?|scores?|figures?|numbers?|rows?)\b", re.I
+)
 
 
 def _scope_missing(ctx: Context, b: Block, s: Sentence, scope: Scope, subject: Claim | None) -> list[str]:
@@ -229,7 +251,10 @@ def superlative_without_scope(ctx: Context) -> Iterator[Issue]:
     """Reports a superlative about MLPerf® results whose sentence does not name the scope it
     holds in: round, scenario, category and chip count ("per GPU" or "of any size" answer the
     last). Uniqueness words ("the only", "the first") need the round. When the data show the
-    claim holds across every unnamed value, it is not reported."""
+    claim holds across every unnamed value, it is not reported. A superlative over every product
+    ("the fastest GPU money can buy", "in the industry", "for small language models") is
+    reported whatever scope it inherits: no set of results supports it. A question ("Which box
+    runs it fastest?") and an idiom ("setting the record straight") claim nothing."""
     yield from _title_superlative(ctx)
     for b in ctx.prose():
         for s in b.sentences:
@@ -239,6 +264,8 @@ def superlative_without_scope(ctx: Context) -> Iterator[Issue]:
             # a quotation is someone else's claim, unless it makes a claim for an unverified run:
             # printing it publishes a record no MLCommons review stands behind
             own_unverified = bool(re.search(r"\bunverified\b", text, re.I))
+            if QUESTION.search(text):
+                continue
             for m in MAXIMUM.finditer(text):
                 if (
                     NOT_A_CLAIM.search(text[max(0, m.start() - 24) : m.end() + 12])
@@ -248,6 +275,16 @@ def superlative_without_scope(ctx: Context) -> Iterator[Issue]:
                     or ctx.printed(b, s.start + m.start())  # "Fastest" in a system's name is data
                 ):
                     continue
+                wide = MARKET_WIDE.search(text, max(0, m.start() - 40), m.end() + 90)
+                if wide:
+                    yield at(
+                        b,
+                        s.start + m.start(),
+                        f'"{m.group(0)}" {wide.group(0)}: a claim about every product, wider than any set of '
+                        "MLPerf® results can support",
+                        "state the superlative over the results it holds for: round, scenario, category and chip count",
+                    )
+                    break
                 subject = _subject(ctx, b, s)
                 scope = scope_of(ctx, b, s)
                 missing = _scope_missing(ctx, b, s, scope, subject)
@@ -340,6 +377,8 @@ def _title_superlative(ctx: Context) -> Iterator[Issue]:
         return
     if any(q.start() < m.start() < q.end() for q in QUOTED_WORDS.finditer(title)):
         return  # 'Is the B300 the "fastest"?': the word is quoted, not claimed
+    if QUESTION.search(re.split(r"(?<=[.:;!])\s", title[m.start() :])[0]):
+        return  # "Which small box runs a 27B model fastest?": a question claims nothing
     # a headline is read with its description under it (a listing, a feed) or with the lead
     # paragraph under it (the page); the lead completes the headline's scope when it restates the
     # claim over a set ("the highest ... among ..."), not when it only describes the subject
