@@ -918,3 +918,41 @@ def test_a_column_of_chip_counts_in_words_headed_cards_states_each_rows_count(
     assert findings(tmp_path, body, official, manifest, "MLP007") == []
     unnamed = body.replace("| eight |", "| HPE |").replace("| seventy-two |", "| CoreWeave |")
     assert len(findings(tmp_path, unnamed, official, manifest, "MLP007")) == 1
+
+
+def test_mlcommons_with_an_auxiliary_before_certified_implies_endorsement(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    body = "Our racks use the configuration that MLCommons\nhas certified as the best platform.\n"
+    assert len(findings(tmp_path, body, official, manifest, "MLP032")) == 1
+    denied = body.replace("has certified", "has not certified")
+    assert findings(tmp_path, denied, official, manifest, "MLP032") == []
+
+
+def test_a_method_note_lacking_the_legend_beside_a_complete_note_is_a_warning(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    body = (
+        "HPE's XD690 (entry 6.1-0052) gave 14,211 tokens/s per GPU on gpt-oss-120b Server in MLPerf® "
+        "Inference v6.1.[^1][^2]\n\n"
+        + NOTE.format(ids="6.1-0052").replace(
+            LEGEND, "Result not verified by MLCommons Association. " + LEGEND
+        )
+        + "[^2]: Per-GPU values divide the result of entry 6.1-0052 by its eight GPUs; they are derived, "
+        "not official MLPerf® metrics.\n"
+    )
+    path = article(tmp_path, body, FRONT)
+    found = [(f.severity, f.message) for f in check(path, official, manifest) if f.rule == "MLP003"]
+    assert found == [("warning", "footnote 2 lacks the trademark legend")]
+
+
+def test_a_whole_number_labelling_a_table_row_is_a_warning(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    body = (
+        f"{{%- set a = {A} -%}}{{%- set b = {B} -%}}\n"
+        "| Pair | Scaling |\n|---|--:|\n| A (B300, 16 vs 8) | {{ ratio(a, b) }} |\n\n{{ footnotes() }}\n"
+    )
+    path = article(tmp_path, body, FRONT)
+    found = [f.message for f in check(path, official, manifest) if f.rule == "MLP019"]
+    assert found == ["16 is typed by hand (a chip count)"]  # 8 is below ten

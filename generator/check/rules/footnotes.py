@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from dataclasses import replace
 
 from generator.check.claims import Claim
 from generator.check.context import Context
@@ -210,7 +211,8 @@ def footnote_incomplete(ctx: Context) -> Iterator[Issue]:
 
     A note on method about entries a complete note already cites ("[2] Tokens per watt is
     computed from the result and measured power of entry 5.1-0061") adds to that note: it needs
-    only the legend, unless one closes the notes."""
+    only the legend, unless one closes the notes, and lacking it is a warning (the complete
+    note gives the legend, and §2 asks for it "in a footnote")."""
     notes = [n for n in ctx.notes.notes if not n.generated and n.cites_results]
     missing = {n.label: _missing(n, ctx) for n in notes}
     complete = {
@@ -218,12 +220,15 @@ def footnote_incomplete(ctx: Context) -> Iterator[Issue]:
     }
     for n in notes:
         whats = missing[n.label]
-        if n.entries and n.entries <= complete and whats:
+        on_method = bool(n.entries) and n.entries <= complete
+        if on_method and whats:
             whats = [w for w in whats if w == "lacks the trademark legend"]
         for what in whats:
-            yield at_note(
+            issue = at_note(
                 ctx, n.block, f"footnote {n.label} {what}", "complete the note as §2 of the guidelines lists"
             )
+            # the complete note of its entries carries the legend: §2 asks for it "in a footnote"
+            yield replace(issue, undecided=True) if on_method else issue
 
 
 @rule(

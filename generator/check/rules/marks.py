@@ -307,7 +307,10 @@ def attribution_missing(ctx: Context) -> Iterator[Issue]:
 #: approved, certified, recommended or accredited by it, or an "MLPerf® ... certified" product
 #: ("verified by MLCommons Association" is what a reviewed result is, and is not reported)
 _BY = r"(?:endorsed|approved|certified|recommended|accredited|sanctioned|backed)\s+by\s+(?:the\s+)?(?:MLCommons|MLPerf)"
-_ENDORSES = r"MLCommons\s+(?:endorses|approves|certifies|recommends|accredits)\b"
+_ENDORSES = (
+    r"MLCommons(?:\s+Association)?(?:\s+(?:itself|officially|now|also|has|have|had|did|does|would))*\s+"
+    r"(?:endorse[sd]?|approve[sd]?|certif(?:ies|ied|y)|recommend(?:s|ed)?|accredit(?:s|ed)?|(?:hand)?picked|chose|crowned)\b"
+)
 _ADJECTIVE = (
     r"(?:MLCommons|MLPerf)®?(?:\s+(?:Inference|Training|Storage|Client|Mobile|Tiny|HPC|Automotive))?"
     r"(?:\s+v?\d+(?:\.\d+)*)?[\s-]+(?:endorsed|approved|certified|accredited|recommended)\b"

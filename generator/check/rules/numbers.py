@@ -90,7 +90,7 @@ def hand_typed_number(ctx: Context) -> Iterator[Issue]:
             or _accuracy(c)
         ):
             continue
-        if _chip_count(c):  # the data give it (x.gpus), but a wrong one is MLP025's: a warning
+        if _chip_count(c) or _row_label(c):  # the data give it (x.gpus); a wrong one is MLP025's
             yield replace(
                 at_claim(c, f"{c.text} is typed by hand (a chip count)", "print it with x.gpus or gpus(...)"),
                 undecided=True,
@@ -272,6 +272,19 @@ def _chip_count(c: Claim) -> bool:
     text = c.block.text
     after = text[c.index + len(c.text) :]
     return bool(COUNT_AFTER.match(after)) or bool(DIVISOR_BEFORE.search(text[max(0, c.index - 90) : c.index]))
+
+
+def _row_label(c: Claim) -> bool:
+    """A whole number in a table's first column, which labels its row ("A (GB200, 288 vs 72)")."""
+    b = c.block
+    return (
+        b.table >= 0
+        and b.row > 0
+        and b.col == 0
+        and not c.suffix
+        and not c.unit
+        and float(c.value).is_integer()
+    )
 
 
 def _accuracy(c: Claim) -> bool:
