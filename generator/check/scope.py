@@ -17,7 +17,7 @@ it inherits, nearest first:
    line below:* ..."), which holds to the end of the article (to the end of its section when it
    says "in this section");
 7. its heading chain (the nearest heading of each level above it);
-8. the article's title, and the front matter's round when it lists exactly one.
+8. the article's title and description, and the front matter's round when it lists exactly one.
 
 Each part records where it came from, so that a finding that depends on the scope can say so
 ("scenario: from the heading on line 12"). The rules share this one model
@@ -302,6 +302,9 @@ def _first_paragraph(ctx: Context, start: int, stop: int) -> Block | None:
 def _front_matter(ctx: Context) -> list[tuple[str, Mentions]]:
     article = ctx.rendered.article
     out = [("the title", ctx.vocab.read(article.title))]
+    description = str(article.meta.get("description", "") or "")
+    if description:  # the standfirst under the title: "... between v5.1 and v6.1, Closed Datacenter"
+        out.append(("the description", ctx.vocab.read(description)))
     if len(article.rounds) == 1:
         out.append(("the front matter's rounds", Mentions(rounds=set(article.rounds))))
     return out

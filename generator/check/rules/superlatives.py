@@ -43,6 +43,8 @@ NOT_A_CLAIM = re.compile(
     # second fastest", "the first three rows"
     r"\b(?:next|second|third|fourth|fifth)[- ](?:highest|fastest|best|quickest)\b|"
     r"\bthe first (?:two|three|four|five|six|\d+)\b|"
+    # a list's length, not a claim to the top: "Top five by system total", "the top 10 rows"
+    r"\btop[- ](?:two|three|four|five|six|seven|eight|nine|ten|twenty|\d+)\b|"
     # a reference point, not a claim: "within 5.4% of the highest score", "behind the fastest"
     r"\bwithin\s+\S+\s+(?:of|from)\s+the\s+(?:highest|fastest|best|top|leading|leader)\b|"
     r"\b(?:behind|below|short of|trail\w*)\s+the\s+(?:highest|fastest|best|top|leading|leader)\b|"
