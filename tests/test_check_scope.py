@@ -956,3 +956,24 @@ def test_a_whole_number_labelling_a_table_row_is_a_warning(
     path = article(tmp_path, body, FRONT)
     found = [f.message for f in check(path, official, manifest) if f.rule == "MLP019"]
     assert found == ["16 is typed by hand (a chip count)"]  # 8 is below ten
+
+
+def test_a_percentage_of_marked_results_and_values_the_next_marked_paragraph_reads_need_no_marker(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    first = (
+        f"{{%- set a = {A} -%}}{{%- set b = {B} -%}}\n"
+        "In MLPerf® Inference v6.1, gpt-oss-120b Server, Closed, Available, eight GPUs: {{ a }} and {{ b }} "
+        "tokens/s per GPU (derived).{{ cite() }}\n\n"
+        "That is {{ pct_gap(a, b) }} apart.\n\n{{ footnotes() }}\n"
+    )
+    assert findings(tmp_path, first, official, manifest, "MLP002") == []
+    then = (
+        f"{{%- set a = {A} -%}}{{%- set b = {B} -%}}\n"
+        "In MLPerf® Inference v6.1, gpt-oss-120b Server, Closed, Available, eight GPUs, per GPU (derived):\n"
+        "B300 {{ a }}, XD690 {{ b }}\n\n"
+        "That is {{ pct_gap(a, b) }} apart.{{ cite() }}\n\n{{ footnotes() }}\n"
+    )
+    assert findings(tmp_path, then, official, manifest, "MLP002") == []
+    alone = then.replace("{{ cite() }}", "")
+    assert len(findings(tmp_path, alone, official, manifest, "MLP002")) == 2

@@ -106,9 +106,11 @@ def claim_without_marker(ctx: Context) -> Iterator[Issue]:
     A table or chart counts as marked when its caption or lead-in, or the paragraph right after
     it ("Source:", "Note:", or the paragraph that reads it), carries a marker; a list, when the
     paragraph before or after it does. A figure restated from a marked paragraph above (the same
-    printed value) needs no second marker."""
+    printed value) needs no second marker, nor does a ratio or percentage of results a marked
+    block above printed, nor a value the next paragraph reads again and marks."""
     marked = {id(m.block) for m in ctx.notes.markers}
     earlier: set[str] = set()
+    cited: set[str] = set()  # the entries of the marked blocks read so far
     seen: set[int] = set()
     for c in ctx.claims:
         b = c.block
@@ -116,8 +118,9 @@ def claim_without_marker(ctx: Context) -> Iterator[Issue]:
             continue  # a title is not where a reader looks for a marker; a chip count is no result
         if any(id(x) in marked for x in _marker_scope(ctx.doc, b)):
             earlier.add(c.text)
+            cited |= c.entries
             continue
-        if c.text in earlier or id(b) in seen:
+        if c.text in earlier or id(b) in seen or _marked_elsewhere(ctx, c, cited, marked):
             continue
         seen.add(id(b))
         shown = ", ".join(dict.fromkeys(x.text for x in ctx.claims_in(b) if x.rows and x.kind != "entry"))
@@ -126,6 +129,34 @@ def claim_without_marker(ctx: Context) -> Iterator[Issue]:
             f"{b.kind} prints results ({shown}) without a footnote marker",
             "add a marker to the note that lists these entries",
         )
+
+
+def _marked_elsewhere(ctx: Context, c: Claim, cited: set[str], marked: set[int]) -> bool:
+    """A value whose entries a marker already points to where a reader meets it: a ratio or
+    percentage of results printed (and marked) above it ("That is 1.6% more."), or a value the
+    next paragraph, which carries the marker, reads again ("👉 v5.1: 30,134" then "That's 6.7%
+    more.[1]")."""
+    if not c.entries:
+        return False
+    if c.derived and c.kind not in ("per_gpu", "result") and c.entries <= cited:
+        return True
+    after = _next_prose(ctx, c.block)
+    return (
+        after is not None
+        and id(after) in marked
+        and c.entries <= {e for x in ctx.claims_in(after) for e in x.entries}
+    )
+
+
+def _next_prose(ctx: Context, b: Block) -> Block | None:
+    """The author's paragraph right after *b*, if *b* is a paragraph."""
+    if b.kind != "paragraph" or b.table >= 0:
+        return None
+    k = ctx.doc.index(b) + 1
+    while k < len(ctx.doc.blocks) and ctx.doc.blocks[k].generated:
+        k += 1
+    nxt = ctx.doc.blocks[k] if k < len(ctx.doc.blocks) else None
+    return nxt if nxt is not None and nxt.kind == "paragraph" and nxt.table < 0 else None
 
 
 CAPTION = re.compile(r"^\s*(?:Table|Figure|Chart|Source|Sources|Note|Notes)\b", re.I)
