@@ -977,3 +977,34 @@ def test_a_percentage_of_marked_results_and_values_the_next_marked_paragraph_rea
     assert findings(tmp_path, then, official, manifest, "MLP002") == []
     alone = then.replace("{{ cite() }}", "")
     assert len(findings(tmp_path, alone, official, manifest, "MLP002")) == 2
+
+
+def test_official_after_rather_than_is_denied(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    body = (
+        "Dividing by the GPU count, which makes a derived figure rather than an official one, the system "
+        f"delivers {{{{ {A} }}}} tokens/s per GPU on gpt-oss-120b Server.{{{{ cite() }}}}\n\n{{{{ footnotes() }}}}\n"
+    )
+    assert findings(tmp_path, body, official, manifest, "MLP023") == []
+
+
+def test_a_power_limit_setting_and_a_number_in_a_question_are_not_typed_results(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    body = (
+        f"{{%- set a = {A} -%}}\n"
+        "| | B300 |\n|---|--:|\n| GPU power limit stated in the notes | 1,200 W |\n"
+        "| Tokens/s per GPU (derived) | {{ a }} |\n\n{{ cite() }}\n\n### So, is it 2.5×?\n\nNo.\n\n{{ footnotes() }}\n"
+    )
+    path = article(
+        tmp_path,
+        body,
+        'title: "Who was fastest? It depends on the sentence"\ndate: 2026-10-20\nrounds: ["6.1"]\n',
+    )
+    found = [
+        (f.rule, f.severity, f.message)
+        for f in check(path, official, manifest)
+        if f.rule in ("MLP019", "MLP026")
+    ]
+    assert found == [("MLP019", "warning", "2.5× is typed by hand (in a question)")]

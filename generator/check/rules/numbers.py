@@ -11,6 +11,8 @@ from generator.check.claims import Claim
 from generator.check.context import Context
 from generator.check.registry import Issue, rule
 from generator.check.rules.common import OWN_RUN, at_claim, everything, label, states_derived
+from generator.check.rules.power import SETTING
+from generator.check.rules.superlatives import QUESTION
 from generator.check.scope import surroundings
 from generator.check.vocabulary import PER_ACCELERATOR
 
@@ -72,7 +74,9 @@ def hand_typed_number(ctx: Context) -> Iterator[Issue]:
     below ten are not numbers in this sense, nor are an accuracy after the word that names it,
     times, and quantities the results do not measure (cores, hours, GB); a chip count ("72
     GPUs", "divided by 72") is a warning: the data give it (``x.gpus``), and MLP025 checks it
-    against its row. Inline ``<!-- gpu-insights: allow MLP019 "why" -->`` accepts a deliberate one."""
+    against its row; so is a number in a question ("So, is it 2.5×?"). A wattage stated as a
+    configured power limit is a setting, not a result. Inline ``<!-- gpu-insights: allow MLP019
+    "why" -->`` accepts a deliberate one."""
     if not ctx.template:
         return
     yield from _copied_constants(ctx)
@@ -88,7 +92,16 @@ def hand_typed_number(ctx: Context) -> Iterator[Issue]:
             or _ideal(c)
             or _label_count(c)
             or _accuracy(c)
+            or _power_setting(ctx, c)
         ):
+            continue
+        if QUESTION.search(c.block.words(c.sentence)):  # "So, is it 2.5×?": a claim under examination
+            yield replace(
+                at_claim(
+                    c, f"{c.text} is typed by hand (in a question)", "print it with constant(value, why)"
+                ),
+                undecided=True,
+            )
             continue
         if _chip_count(c) or _row_label(c):  # the data give it (x.gpus); a wrong one is MLP025's
             yield replace(
@@ -285,6 +298,20 @@ def _row_label(c: Claim) -> bool:
         and not c.unit
         and float(c.value).is_integer()
     )
+
+
+def _power_setting(ctx: Context, c: Claim) -> bool:
+    """A wattage stated as a configured limit ("GPU power limit stated in the notes | 1,200 W"):
+    a setting from the submission's notes, which no placeholder prints."""
+    if c.unit != "power":
+        return False
+    b = c.block
+    text = (
+        " ".join(x.text for x in ctx.doc.cells(b.table) if x.row == b.row)
+        if b.table >= 0
+        else b.words(c.sentence)
+    )
+    return bool(SETTING.search(text))
 
 
 def _accuracy(c: Claim) -> bool:

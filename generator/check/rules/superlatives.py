@@ -379,7 +379,7 @@ def _title_superlative(ctx: Context) -> Iterator[Issue]:
         return
     if any(q.start() < m.start() < q.end() for q in QUOTED_WORDS.finditer(title)):
         return  # 'Is the B300 the "fastest"?': the word is quoted, not claimed
-    if QUESTION.search(re.split(r"(?<=[.:;!])\s", title[m.start() :])[0]):
+    if QUESTION.search(re.split(r"(?<=[.:;!?])\s", title[m.start() :])[0]):
         return  # "Which small box runs a 27B model fastest?": a question claims nothing
     # a headline is read with its description under it (a listing, a feed) or with the lead
     # paragraph under it (the page); the lead completes the headline's scope when it restates the

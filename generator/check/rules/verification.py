@@ -35,7 +35,10 @@ from generator.data.row import Row
 from generator.data.versions import version_key
 
 OFFICIAL = re.compile(r"\b(?:MLCommons[- ])?(?:official(?:ly)?|verified|certified)\b", re.I)
-NEGATED = re.compile(r"(?:\bnot|\bnever|\bno|\bnon|\bun|\bnor)[\s-]*(?:an?\s+|the\s+|yet\s+|been\s+)?$", re.I)
+NEGATED = re.compile(
+    r"(?:\bnot|\bnever|\bno|\bnon|\bun|\bnor|\brather than|\binstead of)[\s-]*(?:an?\s+|the\s+|yet\s+|been\s+)?$",
+    re.I,
+)
 SOURCE_OF = re.compile(
     r"(?:\bfrom|\bin|\bon|\bof|\bper|\bby|\bwith|\busing|\bagainst|\bbased on|\bderived from|\brecomputed from|\bdivid\w+)\s+(?:the\s+|an?\s+|its\s+|their\s+)?(?:\w+\s+){0,2}$",
     re.I,
