@@ -277,73 +277,87 @@ def superlative_without_scope(ctx: Context) -> Iterator[Issue]:
                     or ctx.printed(b, s.start + m.start())  # "Fastest" in a system's name is data
                 ):
                     continue
-                wide = MARKET_WIDE.search(text, max(0, m.start() - 40), m.end() + 90)
-                if wide:
-                    yield at(
-                        b,
-                        s.start + m.start(),
-                        f'"{m.group(0)}" {wide.group(0)}: a claim about every product, wider than any set of '
-                        "MLPerf® results can support",
-                        "state the superlative over the results it holds for: round, scenario, category and chip count",
-                    )
-                    break
-                subject = _subject(ctx, b, s)
-                scope = scope_of(ctx, b, s)
-                missing = _scope_missing(ctx, b, s, scope, subject)
-                beaten = holds(ctx, subject, scope.mentions) if subject else None
-                if own_unverified and subject is None and not missing:
-                    yield at(
-                        b,
-                        s.start + m.start(),
-                        f'"{m.group(0)}" is claimed for an unverified run, which no official result stands behind',
-                        "compare the unverified run with verified results without a superlative",
-                    )
-                    break
-                own = _appositive(ctx, b, s, s.start + m.end())
-                if (
-                    not missing
-                    and own is not None
-                    and (beaten := beaten if own is subject else holds(ctx, own, scope.mentions)) is not None
-                ):
-                    subject = own
-                    yield at(
-                        b,
-                        s.start + m.start(),
-                        f'"{m.group(0)}" is contradicted within its own scope: {beaten.result_id} '
-                        f"({beaten.submitter}, {beaten.gpus} GPUs) is higher than {subject.text}"
-                        + (f" (scope read: {scope.sources()})" if scope.sources() else ""),
-                        "drop the superlative, or narrow the set it is stated for",
-                    )
-                    break
-                if missing and (subject is None or beaten is not None):
-                    extra = (
-                        f"; {beaten.result_id} {beaten.scenario} ({beaten.gpus} GPUs, {beaten.category}) is higher"
-                        if beaten
-                        else ""
-                    )
-                    inherited = scope.sources()
-                    yield at(
-                        b,
-                        s.start + m.start(),
-                        f'"{m.group(0)}" without its {", ".join(missing)}{extra}'
-                        + (f" (scope read: {inherited})" if inherited else ""),
-                        "say where it holds: round, scenario, category and chip count",
-                    )
+                issue = _superlative_issue(ctx, b, s, m, own_unverified)
+                if issue is not None:
+                    yield issue
                 break
-            u = UNIQUE.search(text)
-            if (
-                u
-                and not scope_of(ctx, b, s).mentions.rounds
-                and not ctx.quoted(b, s.start + u.start())
-                and not ctx.printed(b, s.start + u.start())
-                and _about_results(ctx, b, s)
-            ):
-                yield at(
-                    b,
-                    s.start + u.start(),
-                    f'"{u.group(0)}" without the round it holds in',
-                    'name the round, e.g. "in MLPerf® Inference v6.1"',
-                )
+            yield from _unique_without_round(ctx, b, s)
+
+
+def _superlative_issue(
+    ctx: Context, b: Block, s: Sentence, m: re.Match[str], own_unverified: bool
+) -> Issue | None:
+    """What is wrong with the superlative *m* of sentence *s*, if anything: a claim over every
+    product, one for an unverified run, one the data contradict in its own scope, or one
+    without its scope."""
+    text = b.words(s)
+    wide = MARKET_WIDE.search(text, max(0, m.start() - 40), m.end() + 90)
+    if wide:
+        return at(
+            b,
+            s.start + m.start(),
+            f'"{m.group(0)}" {wide.group(0)}: a claim about every product, wider than any set of '
+            "MLPerf® results can support",
+            "state the superlative over the results it holds for: round, scenario, category and chip count",
+        )
+    subject = _subject(ctx, b, s)
+    scope = scope_of(ctx, b, s)
+    missing = _scope_missing(ctx, b, s, scope, subject)
+    beaten = holds(ctx, subject, scope.mentions) if subject else None
+    if own_unverified and subject is None and not missing:
+        return at(
+            b,
+            s.start + m.start(),
+            f'"{m.group(0)}" is claimed for an unverified run, which no official result stands behind',
+            "compare the unverified run with verified results without a superlative",
+        )
+    own = _appositive(ctx, b, s, s.start + m.end())
+    if (
+        not missing
+        and own is not None
+        and (beaten := beaten if own is subject else holds(ctx, own, scope.mentions)) is not None
+    ):
+        return at(
+            b,
+            s.start + m.start(),
+            f'"{m.group(0)}" is contradicted within its own scope: {beaten.result_id} '
+            f"({beaten.submitter}, {beaten.gpus} GPUs) is higher than {own.text}"
+            + (f" (scope read: {scope.sources()})" if scope.sources() else ""),
+            "drop the superlative, or narrow the set it is stated for",
+        )
+    if missing and (subject is None or beaten is not None):
+        extra = (
+            f"; {beaten.result_id} {beaten.scenario} ({beaten.gpus} GPUs, {beaten.category}) is higher"
+            if beaten
+            else ""
+        )
+        inherited = scope.sources()
+        return at(
+            b,
+            s.start + m.start(),
+            f'"{m.group(0)}" without its {", ".join(missing)}{extra}'
+            + (f" (scope read: {inherited})" if inherited else ""),
+            "say where it holds: round, scenario, category and chip count",
+        )
+    return None
+
+
+def _unique_without_round(ctx: Context, b: Block, s: Sentence) -> Iterator[Issue]:
+    """A uniqueness word ("the only", "the first") about results, with no round in its scope."""
+    u = UNIQUE.search(b.words(s))
+    if (
+        u
+        and not scope_of(ctx, b, s).mentions.rounds
+        and not ctx.quoted(b, s.start + u.start())
+        and not ctx.printed(b, s.start + u.start())
+        and _about_results(ctx, b, s)
+    ):
+        yield at(
+            b,
+            s.start + u.start(),
+            f'"{u.group(0)}" without the round it holds in',
+            'name the round, e.g. "in MLPerf® Inference v6.1"',
+        )
 
 
 def _ranked_tables(ctx: Context) -> Iterator[Issue]:
