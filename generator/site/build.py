@@ -604,9 +604,8 @@ def build(
 ) -> BuildResult:
     """Build the whole site; the previous site stays in place unless every step succeeds.
 
-    Articles render in up to *jobs* worker processes (default: one per core); the site is
-    byte-identical whatever their number. Charts' SVG fallbacks are drawn by *drawing* (one
-    started ahead, keeping them where this build does: :func:`new_drawing`), else by a new one.
+    Articles render in up to *jobs* processes (default: one per core), the site byte-identical
+    whatever their number; charts' SVG fallbacks are drawn by *drawing* (:func:`new_drawing`).
     With *audit*, every printed figure of the new site is re-derived from the official files
     (:func:`audit_new_site`) before it replaces the previous one."""
     start = time.monotonic()
