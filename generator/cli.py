@@ -334,7 +334,12 @@ def check(
     finally:
         if ahead is not None:
             ahead.close()
-    _print_findings(findings, fmt, strict, project.root)
+    rules_url = ""
+    if fmt == "sarif":  # the rules' links (read only here: a text check needs no configuration)
+        from generator.check import CheckConfig
+
+        rules_url = CheckConfig.load(check_config or project.data_file("check.toml")).rules_url
+    _print_findings(findings, fmt, strict, project.root, rules_url)
 
 
 def _check_paths(ctx: click.Context, paths: tuple[Path, ...]) -> Project:
@@ -369,6 +374,7 @@ class _EditorUse:
     ) -> None:
         self.ctx, self.paths, self.results, self.config, self.jobs = ctx, paths, results, config, jobs
         self.name = stdin_filename
+        self.rules_url = ""  # [report] rules_url of the configuration, once it is read
         self.stdin = Path("-") in paths
         if self.stdin and len(paths) > 1:
             raise click.UsageError(
@@ -404,6 +410,7 @@ class _EditorUse:
             return check_paths(ps, cached=False)
 
         config = CheckConfig.load(self.config or project.data_file("check.toml"))
+        self.rules_url = config.rules_url
         if self.stdin:
             self._stdin(check_copies, config, fmt, strict, fix=fix, diff=diff)
         elif watch:
@@ -442,7 +449,7 @@ class _EditorUse:
             click.echo(line, err=True)
         if diff:
             raise SystemExit(1 if any(fx.changed for fx in fixes) else 0)
-        _print_findings(left, fmt, strict, self.root)
+        _print_findings(left, fmt, strict, self.root, self.rules_url)
 
     def _stdin(
         self, check_paths: CheckPaths, config: CheckConfig, fmt: str, strict: bool, *, fix: bool, diff: bool
@@ -457,7 +464,7 @@ class _EditorUse:
                 f"standard input is not UTF-8 text: {exc.reason} at byte {exc.start}"
             ) from None
         if not (fix or diff):
-            _print_findings(check_text(text, self.name, check_paths), fmt, strict, self.root)
+            _print_findings(check_text(text, self.name, check_paths), fmt, strict, self.root, self.rules_url)
             return
         fx, left = fix_source(text, self.name, check_paths, config)
         click.echo(fx.diff() if diff else fx.after, nl=False)
@@ -472,7 +479,7 @@ class _EditorUse:
 
         def once() -> None:
             try:
-                _print_findings(check_paths(list(self.paths)), fmt, strict, self.root)
+                _print_findings(check_paths(list(self.paths)), fmt, strict, self.root, self.rules_url)
             except GpuInsightsError as exc:
                 click.echo(f"Error: {exc.format_message()}", err=True)
             except SystemExit:
@@ -494,13 +501,13 @@ def _status(findings: list[Finding], strict: bool) -> int:
     return 1 if failed(findings, strict=strict) else 0
 
 
-def _print_findings(findings: list[Finding], fmt: str, strict: bool, root: Path) -> None:
-    """The findings in *fmt* (paths of SARIF and GitHub relative to the publication *root*);
-    exit 3 on an internal error, 1 when they fail the check."""
+def _print_findings(findings: list[Finding], fmt: str, strict: bool, root: Path, rules_url: str = "") -> None:
+    """The findings in *fmt* (paths of SARIF and GitHub relative to the publication *root*, its
+    rules linked at *rules_url*); exit 3 on an internal error, 1 when they fail the check."""
     from generator.check import failed  # see check()
     from generator.check.report import format_findings
 
-    click.echo(format_findings(findings, fmt, root), nl=False)
+    click.echo(format_findings(findings, fmt, root, rules_url), nl=False)
     if fmt == "text":
         n_err = sum(1 for f in findings if f.severity == "error")
         n_warn = sum(1 for f in findings if f.severity == "warning")

@@ -21,7 +21,7 @@ from click.testing import CliRunner
 from generator import __version__
 from generator.check import RULES, Finding
 from generator.check.report import FORMATS, JSON_SCHEMA_VERSION, format_findings, workflow_command
-from generator.check.sarif import LEVELS, RULES_REFERENCE, artifact_location, sarif_log
+from generator.check.sarif import LEVELS, artifact_location, sarif_log
 from generator.cli import main
 
 from .conftest import ROOT, shared_results_dir
@@ -115,7 +115,7 @@ def test_sarif_driver_lists_every_rule_with_help_into_the_rules_reference(
         assert descriptor["name"] == rule.name
         assert descriptor["shortDescription"] == {"text": rule.summary}
         assert descriptor["fullDescription"]["text"] == (rule.doc or rule.summary)
-        assert descriptor["helpUri"] == f"{RULES_REFERENCE}#{rule.code.lower()}"
+        assert "helpUri" not in descriptor  # no address configured: no link that leads nowhere
         assert rule.code.lower() in anchors  # the anchor is a section of docs/compliance-rules.md
         assert descriptor["defaultConfiguration"] == {"level": LEVELS[rule.severity]}
     results = corpus_sarif["runs"][0]["results"]
@@ -204,3 +204,29 @@ def test_the_command_offers_every_format() -> None:
     (option,) = [p for p in main.commands["check"].params if p.name == "fmt"]
     assert list(option.type.choices) == list(FORMATS)  # type: ignore[attr-defined]
     assert [format_findings([], fmt, ROOT) for fmt in FORMATS[::3]] == ["", ""]  # text, github
+
+
+def test_sarif_links_each_rule_where_the_publication_serves_the_rules(pub: Path) -> None:
+    config = pub / "data" / "check.toml"  # the publication's own (it has none: the default applies)
+    before = ""
+    try:
+        config.write_text(
+            before + '\n[report]\nrules_url = "https://pub.example/compliance-rules.html"\n', "utf-8"
+        )
+        code, out = check(pub, str(pub / "content" / "bad.md"), "--format", "sarif")
+        log = json.loads(out)
+        assert list(validator().iter_errors(log)) == []
+        uris = {r["id"]: r["helpUri"] for r in log["runs"][0]["tool"]["driver"]["rules"]}
+        assert uris["MLP012"] == "https://pub.example/compliance-rules.html#mlp012"
+        config.write_text(before + '\n[report]\nrules_url = "rules.html#x"\n', "utf-8")
+        res = CliRunner().invoke(
+            main,
+            ["-f", str(pub / "mkdocs.yml"), "check", str(pub / "content" / "bad.md"), "--format", "sarif"],
+        )
+        assert res.exit_code != 0
+        assert (
+            "report: rules_url = 'rules.html#x', expected an http(s) address without a #fragment"
+            in res.output
+        )
+    finally:
+        config.unlink()

@@ -128,7 +128,7 @@ def report_markdown(title: str, findings: list[Finding]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def format_findings(findings: list[Finding], fmt: str, root: Path) -> str:
+def format_findings(findings: list[Finding], fmt: str, root: Path, rules_url: str = "") -> str:
     """*findings* as ``gpu-insights check --format FMT`` prints them (each line ends in a newline;
     nothing for no findings in text and github); SARIF and GitHub paths are relative to the
     publication *root*."""
@@ -136,7 +136,7 @@ def format_findings(findings: list[Finding], fmt: str, root: Path) -> str:
         doc = {"schema_version": JSON_SCHEMA_VERSION, "findings": [f.as_dict() for f in findings]}
         return json.dumps(doc, indent=1, ensure_ascii=False) + "\n"
     if fmt == "sarif":
-        return json.dumps(sarif_log(findings, root), indent=1, ensure_ascii=False) + "\n"
+        return json.dumps(sarif_log(findings, root, rules_url), indent=1, ensure_ascii=False) + "\n"
     if fmt == "github":
         return "".join(workflow_command(f, root) + "\n" for f in findings)
     return "".join(f"{f}\n" for f in findings)

@@ -19,18 +19,18 @@ from generator.check.findings import Finding
 from generator.check.registry import RULES, Rule
 
 SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
-#: the rules reference (``docs/compliance-rules.md``, ``gpu-insights docs --write``): a rule's help
-#: is its section there, ``#mlp012``. The project has no public address yet; the help text each
-#: rule carries in the log is the same documentation, so a reader never needs the link
-RULES_REFERENCE = "https://gpu-insights.example.org/docs/compliance-rules.md"
 #: the publication root, which relative artifact URIs are resolved against
 ROOT_ID = "%SRCROOT%"
 #: a finding's severity as a SARIF level (a rule configured ``ignore`` reports nothing)
 LEVELS = {"error": "error", "warning": "warning", "info": "note", "ignore": "none"}
 
 
-def sarif_log(findings: list[Finding], root: Path) -> dict[str, object]:
-    """The SARIF log of *findings*, paths relative to the publication *root*."""
+def sarif_log(findings: list[Finding], root: Path, rules_url: str = "") -> dict[str, object]:
+    """The SARIF log of *findings*, paths relative to the publication *root*. Each rule's
+    ``helpUri`` is its section of the rules reference (``docs/compliance-rules.md``, ``#mlp012``)
+    where the publication serves it (*rules_url*, ``[report] rules_url`` of ``check.toml``);
+    without one there is no link (never an address that leads nowhere): the help text each rule
+    carries in the log is the same documentation."""
     rules = sorted(RULES.values(), key=lambda r: r.code)
     index = {r.code: i for i, r in enumerate(rules)}
     run: dict[str, object] = {
@@ -39,7 +39,7 @@ def sarif_log(findings: list[Finding], root: Path) -> dict[str, object]:
                 "name": "gpu-insights",
                 "version": __version__,
                 "semanticVersion": __version__,
-                "rules": [_descriptor(r) for r in rules],
+                "rules": [_descriptor(r, rules_url) for r in rules],
             }
         },
         "originalUriBaseIds": {ROOT_ID: {"uri": root.resolve().as_uri().rstrip("/") + "/"}},
@@ -49,11 +49,11 @@ def sarif_log(findings: list[Finding], root: Path) -> dict[str, object]:
     return {"$schema": SCHEMA_URI, "version": "2.1.0", "runs": [run]}
 
 
-def help_uri(rule: Rule) -> str:
-    return f"{RULES_REFERENCE}#{rule.code.lower()}"
+def help_uri(rule: Rule, rules_url: str) -> str:
+    return f"{rules_url}#{rule.code.lower()}"
 
 
-def _descriptor(rule: Rule) -> dict[str, object]:
+def _descriptor(rule: Rule, rules_url: str) -> dict[str, object]:
     doc = rule.doc or rule.summary
     markdown = [f"**{rule.code}** `{rule.name}` · {rule.guideline}", "", doc]
     if rule.bad:
@@ -68,7 +68,7 @@ def _descriptor(rule: Rule) -> dict[str, object]:
         "name": rule.name,
         "shortDescription": {"text": rule.summary},
         "fullDescription": {"text": doc},
-        "helpUri": help_uri(rule),
+        **({"helpUri": help_uri(rule, rules_url)} if rules_url else {}),
         "help": {"text": doc, "markdown": "\n".join(markdown)},
         "defaultConfiguration": config,
         "properties": {"tags": [rule.family], "guideline": rule.guideline},
