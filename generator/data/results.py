@@ -33,10 +33,12 @@ from generator.data.fields import (
     DIVISIONS,
     MAX_TEXT,
     RESULT_ID,
+    PowerProblem,
     flag_of,
     named_counts,
     not_a_number,
     number_of,
+    power_of,
     result_id_of,
     suite_of,
     suites_match,
@@ -75,6 +77,8 @@ COLUMNS = [
     "weight_data_types",
     "inferred",
     "has_power",
+    "power",
+    "power_units",
     "source_file",
     "source_row",
     "details",
@@ -101,6 +105,8 @@ RESULTS_FIELDS = {
     "weights": "weight_data_types",
     "inferred": "inferred",
     "has_power": "has_power",
+    "power": "Power_Result",
+    "power_units": "Power_Units",
     "version": "version",
     "details": "Details",
 }
@@ -124,8 +130,21 @@ CHECKER_FIELDS = {
     "inferred": "inferred",
     "has_power": "has_power",
     "version": "version",
+    # no measured power: the checker's summary.csv has none. Its design_power_watts (v6.1) is
+    # the system's DESIGN power, a rating, not an MLPerf(R) Power measurement: never loaded as
+    # measured power (§6 of the guidelines allows only measured power as a power metric)
 }
-OPTIONAL = {"total", "software", "weights", "inferred", "has_power", "version", "details"}
+OPTIONAL = {
+    "total",
+    "software",
+    "weights",
+    "inferred",
+    "has_power",
+    "power",
+    "power_units",
+    "version",
+    "details",
+}
 MAX_LISTED_ERRORS = 20
 
 
@@ -514,6 +533,24 @@ class _RowReader:
             )
         return division, category, suite or text.lower()
 
+    def _power(self, raw: _Raw, ctx: str, scenario: str | None) -> dict[str, Any]:
+        """The row's ``has_power`` flag and measured power (NaN and no unit where it has none,
+        see :func:`~generator.data.fields.power_of`); a measured power on a row the file says
+        has none is refused."""
+        get = raw.values.get
+        has_power = flag_of(get(self.cols["has_power"], ""))
+        if "power" not in self.cols:  # the checker's shape: no measured power
+            return {"has_power": has_power, "power": math.nan, "power_units": ""}
+        try:
+            power, unit = power_of(get(self.cols["power"]), get(self.cols["power_units"]), scenario)
+        except PowerProblem as exc:
+            self.add(raw, ctx, exc.field, str(exc))
+            power, unit = math.nan, ""
+        if power == power and not has_power and self.cols["has_power"] in raw.values:
+            message = f"false, but the row has a measured power ({power:g} {unit})"
+            self.add(raw, ctx, "has_power", message)
+        return {"has_power": has_power, "power": power, "power_units": unit}
+
     def _result(self, raw: _Raw, ctx: str, units: str) -> float | None:
         if units not in self.rules.units:
             known = ", ".join(sorted(self.rules.units))
@@ -796,7 +833,7 @@ class _RowReader:
             "software": text_of(get(cols["software"], "")),
             "weight_data_types": text_of(get(cols["weights"], "")),
             "inferred": flag_of(get(cols["inferred"], "")),
-            "has_power": flag_of(get(cols["has_power"], "")),
+            **self._power(raw, ctx, scenario),
             "source_file": str(self.path),
             "source_row": raw.loc,
             "details": text_of(get(cols["details"], "")) if "details" in cols else "",
