@@ -198,7 +198,5 @@ def power_of(value: Any, units: Any, scenario: str | None) -> tuple[float, str]:
     want = "mJ" if scenario in ENERGY_SCENARIOS else "W"
     if scenario is not None and unit != want:
         metric = "energy per query in millijoules" if want == "mJ" else "system power in Watts"
-        raise PowerProblem(
-            "power_units", f"{unit_text!r} for a {scenario} row, whose power metric is {metric}"
-        )
+        raise PowerProblem("power_units", f"{unit_text!r}, but the power metric of {scenario} is {metric}")
     return power, unit
