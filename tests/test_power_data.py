@@ -8,13 +8,14 @@ import math
 from pathlib import Path
 from types import SimpleNamespace
 
+import openpyxl
 import pytest
 
 from generator import audit
 from generator.article.functions import Library, Prices
 from generator.article.render import Renderer, load_article
 from generator.data.manifest import Manifest
-from generator.data.results import read_results
+from generator.data.results import read_records, read_results
 from generator.data.rowcache import cached_rows
 from generator.data.rowtable import RowTable
 from generator.data.table import ResultsTable
@@ -23,6 +24,7 @@ from generator.site.build import ledger_entries
 
 from .conftest import ROOT, tiny_row, write_results
 from .test_check import article, check
+from .test_data_columns import _both, _same
 
 #: 5.1-0062 (Lenovo, 8x B200) llama3.1-8b Offline: 146,960 tokens/s at 9,436.05 W (v5.1 file)
 LLAMA = '"5.1-0062", "llama3.1-8b", "Offline"'
@@ -37,19 +39,30 @@ def power_row(rid: str = "6.1-0001", scenario: str = "Offline", **extra: object)
 # ---------------------------------------------------------------------------- loading
 
 
-def test_a_power_submission_carries_its_measured_power_and_unit(tmp_path: Path, manifest: Manifest) -> None:
+def test_a_power_submission_carries_its_measured_power_and_unit(tmp_path: Path) -> None:
     rows = [
         power_row(),
         power_row("6.1-0002", "SingleStream", Power_Result="310.25", Power_Units="millijoules"),
         tiny_row("6.1-0003", "gpt-oss-120b", "Server", 60000.0),
     ]
     path = write_results(tmp_path / "results", rows) / "v6.1" / "summary_results.json"
-    # column by column (a file with no problem) and record by record (a division filter): alike
-    for kw in ({}, {"divisions": ["closed"]}):
-        df, _ = read_results(path, manifest, **kw)  # type: ignore[arg-type]
-        assert df["power"].tolist()[:2] == [1200.5, 310.25]
-        assert math.isnan(df["power"].tolist()[2])
-        assert df["power_units"].tolist() == ["W", "mJ", ""]
+    records, cols = read_records(path)
+    columns, fast, by_row, slow = _both(records, cols, path, "6.1")
+    assert columns is not None  # no problem: read column by column, as the row reader reads it
+    _same(columns, fast, by_row, slow)
+    assert columns["power"][:2] == [1200.5, 310.25] and math.isnan(columns["power"][2])
+    assert columns["power_units"] == ["W", "mJ", ""]
+
+
+def test_the_official_power_round_is_read_column_by_column_as_the_row_reader_reads_it(
+    shared_dir: Path,
+) -> None:
+    path = shared_dir / "v5.1" / "summary_results.json"
+    records, cols = read_records(path)
+    records = [r for r in records if r.values["ID"] != "5.1-0387"]  # waived: left to the row reader
+    columns, fast, by_row, slow = _both(records, cols, path, "5.1")
+    assert columns is not None
+    _same(columns, fast, by_row, slow)
 
 
 @pytest.mark.parametrize(
@@ -124,6 +137,24 @@ def test_design_power_of_the_checkers_summary_is_never_measured_power(
     assert "design_power_watts" in path.read_text("utf-8").splitlines()[0].split(",")
     df, _ = read_results(path, manifest, version="6.1")
     assert len(df) and df["power"].isna().all() and set(df["power_units"]) == {""}
+
+
+def test_two_files_of_a_round_must_agree_on_the_measured_power(tmp_path: Path, manifest: Manifest) -> None:
+    folder = write_results(tmp_path / "results", [power_row()])
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    row = power_row(Power_Result=1250.5)
+    ws.append(list(row))
+    ws.append(list(row.values()))
+    wb.save(folder / "v6.1" / "summary.xlsx")
+    with pytest.raises(DataError) as exc:
+        ResultsTable.from_dir(folder, manifest)
+    d = folder / "v6.1"
+    assert exc.value.message == (
+        f"{d}: summary_results.json and summary.xlsx disagree on 1 row(s); keep only the official file:\n"
+        f"  ExampleCorp / 8xEXAMPLE gpt-oss-120b Offline: power is 1200.5 in {d}/summary_results.json "
+        f"(index 0) and 1250.5 in {d}/summary.xlsx (row 2)"
+    )
 
 
 def test_the_rows_cache_keeps_the_measured_power(tmp_path: Path, manifest: Manifest) -> None:

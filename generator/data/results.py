@@ -955,6 +955,7 @@ def read_round(
 
 #: fields two files of one round must agree on, row by row
 AGREE_ON = ("category", "suite", "accelerator", "total_accelerators", "result", "units")
+AGREE_ON_MEASURED = ("power", "power_units")
 
 
 def check_agreement(a: pd.DataFrame, b: pd.DataFrame, pa: Path, pb: Path) -> None:
@@ -969,7 +970,9 @@ def check_agreement(a: pd.DataFrame, b: pd.DataFrame, pa: Path, pb: Path) -> Non
             loc = r["source_row_a"] if r["_merge"] == "left_only" else r["source_row_b"]
             problems.append(f"{what}: in {side} ({loc}) but not in {other}")
             continue
-        for f in AGREE_ON:
+        # the measured power too, where both files give one (the checker's summary.csv gives none)
+        measured = r["power_a"] == r["power_a"] and r["power_b"] == r["power_b"]
+        for f in AGREE_ON + AGREE_ON_MEASURED if measured else AGREE_ON:
             x, y = r[f"{f}_a"], r[f"{f}_b"]
             same = (x == y) or (
                 isinstance(x, float)
