@@ -313,13 +313,15 @@ def test_the_audit_catches_a_tampered_power_value(
 def test_the_checker_takes_measured_power_printed_by_the_placeholder(
     tmp_path: Path, official: ResultsTable, manifest: Manifest
 ) -> None:
-    path = article(
-        tmp_path,
+    text = (
         "In MLPerf® Inference v5.1 (Closed, Available, Offline), the 8-GPU Lenovo ThinkSystem SR780a V3 "
         f"(entry {{{{ entry({LLAMA}) }}}}) delivered {{{{ result({LLAMA}) }}}} tokens per second on "
-        f"llama3.1-8b at a measured system power of {{{{ power({LLAMA}) }}}}, or "
+        "llama3.1-8b at a measured system power of POWER, or "
         f"{{{{ ratio(result({LLAMA}), power({LLAMA})) }}}} tokens per second per watt.{{{{ cite() }}}}\n\n"
-        "{{ footnotes() }}\n",
+        "{{ footnotes() }}\n"
     )
-    found = check(path, official, manifest)
+    placeholder = article(tmp_path, text.replace("POWER", f"{{{{ power({LLAMA}) }}}}"))
+    found = check(placeholder, official, manifest)
     assert [str(f) for f in found if f.rule in ("MLP011", "MLP019")] == []
+    typed = article(tmp_path, text.replace("POWER", "9,436 W"))  # what an analyst had to write
+    assert [f.rule for f in check(typed, official, manifest) if f.rule in ("MLP011", "MLP019")] == ["MLP019"]
