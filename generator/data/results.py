@@ -160,6 +160,7 @@ class LoadReport:
     waived: list[str] = field(default_factory=list)
     unmapped_accelerators: set[str] = field(default_factory=set)
     cpu_only_rows: int = 0
+    power_rows: int = 0  # rows with a measured MLPerf(R) power (what power(...) prints)
     agrees_with: list[str] = field(default_factory=list)  # other files of the round, checked
 
     def summary_line(self, path_text: str | None = None) -> str:
@@ -169,6 +170,8 @@ class LoadReport:
             parts.append(f"{n:,} {reason} rows skipped")
         if self.cpu_only_rows:
             parts.append(f"{self.cpu_only_rows:,} CPU-only rows (no per-accelerator value)")
+        if self.power_rows:
+            parts.append(f"{self.power_rows:,} rows with measured power")
         if self.waived:
             parts.append(f"waivers applied: {', '.join(self.waived)}")
         if self.agrees_with:
@@ -877,6 +880,7 @@ def normalize_records(
         reader.problems.add("version", "", None, f"the file says {found} but is loaded as round v{version}")
     reader.problems.raise_if_any()
     report.rows = len(df)
+    report.power_rows = int(df["power"].notna().sum())
     return df, report
 
 
