@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 from pathlib import Path
@@ -12,6 +13,7 @@ import openpyxl
 import pytest
 
 from generator import audit
+from generator.article.figures import power_figure
 from generator.article.functions import Library, Prices
 from generator.article.render import Renderer, load_article
 from generator.data.manifest import Manifest
@@ -19,7 +21,7 @@ from generator.data.results import read_records, read_results
 from generator.data.rowcache import cached_rows
 from generator.data.rowtable import RowTable
 from generator.data.table import ResultsTable
-from generator.errors import DataError, TemplateError
+from generator.errors import DataError, LookupFailed, TemplateError
 from generator.site.build import ledger_entries
 
 from .conftest import ROOT, tiny_row, write_results
@@ -218,6 +220,19 @@ def test_power_of_a_performance_only_submission_fails_naming_the_entry(
     assert exc.value.message == (
         f"{tmp_path / 'article.md'}:4: 6.1-0052 gpt-oss-120b Server has no measured power: "
         "it is a performance-only submission"
+    )
+
+
+def test_a_power_submission_read_from_a_file_without_measured_power_says_which_file_to_load(
+    official: ResultsTable,
+) -> None:
+    row = official.lookup("5.1-0062", "llama3.1-8b", "Offline")
+    from_csv = dataclasses.replace(row, power=math.nan, power_units="", source_file="/r/v5.1/summary.csv")
+    with pytest.raises(LookupFailed) as exc:
+        power_figure(from_csv)
+    assert exc.value.message == (
+        "5.1-0062 llama3.1-8b Offline has no measured power: it is a power submission, but summary.csv "
+        "carries no measured power; load the round's summary_results.json"
     )
 
 
