@@ -6,7 +6,8 @@ of :mod:`generator` (a test parses this module's imports). It reads the site's f
 (``summary_results.json``, the submission checker's ``summary.csv`` or ``summary.xlsx``) at the
 place the ledger records, checks that the row is the entry, benchmark and scenario the ledger
 says, and re-derives the figure from those rows by its recorded calculation: system results,
-per-accelerator values (the result over ``Total Accelerators``, else ``a#`` x ``Nodes``), ratios,
+per-accelerator values (the result over ``Total Accelerators``, else ``a#`` x ``Nodes``), measured
+power (``Power_Result`` in its ``Power_Units``), ratios,
 percentages, gaps, shares, scaling, break-even and cost figures (prices from
 ``data/prices.toml``), medians, spreads, counts (distinct organisations through
 ``data/submitters.toml``, families through ``data/accelerators.toml``), largest sizes and
@@ -54,6 +55,8 @@ RESULTS_COLUMNS = {
     "total": "Total Accelerators",
     "result": "Performance_Result",
     "units": "Performance_Units",
+    "power": "Power_Result",
+    "power_units": "Power_Units",
 }
 CHECKER_COLUMNS = {
     "id": "",
@@ -66,7 +69,11 @@ CHECKER_COLUMNS = {
     "total": "total_accelerators",
     "result": "Result",
     "units": "Units",
+    "power": "",  # none: its design_power_watts is a design figure, not a measured power
+    "power_units": "",
 }
+#: a measured power's unit as the ledger records it, by the official file's ``Power_Units``
+POWER_UNITS = {"watts": "W", "w": "W", "millijoules": "mJ", "mj": "mJ"}
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 
@@ -199,6 +206,8 @@ class OfficialRow:
     accelerators: float  # Total Accelerators, else a# x Nodes (0 for a CPU-only system)
     nodes: int
     latency: bool
+    power: float = math.nan  # the measured MLPerf(R) power, NaN where the file gives none
+    power_units: str = ""  # as the file writes it ("Watts", "millijoules")
 
     @property
     def per_accelerator(self) -> float:
@@ -337,6 +346,7 @@ class Sources:
         try:
             result = number(get("result"))
             per_node, nodes, total = number(get("per_node")), number(get("nodes")), number(get("total"))
+            power = number(get("power"))
         except ValueError as exc:
             raise Mismatch(f"{where}: not a number: {exc}") from None
         accelerator, units = text(get("accelerator")), text(get("units"))
@@ -359,6 +369,8 @@ class Sources:
             accelerators=count,
             nodes=int(nodes or 0),
             latency=units in self.data.latency_units,
+            power=math.nan if power is None else power,
+            power_units=text(get("power_units")),
         )
 
 
@@ -424,6 +436,20 @@ class Evaluator:
 
     def op_gpus(self, c: dict[str, Any]) -> float:
         return self.row(c.get("row")).accelerators
+
+    def op_power(self, c: dict[str, Any]) -> float:
+        """The measured power of a row, in the unit the ledger says the figure printed."""
+        r = self.row(c.get("row"))
+        where = f"entry {r.id or '(no ID)'} {r.benchmark} {r.scenario}"
+        if r.power != r.power:
+            raise Mismatch(f"the official file gives no measured power for {where}")
+        unit = POWER_UNITS.get(r.power_units.lower())
+        if unit != c.get("unit"):
+            given = repr(r.power_units) if r.power_units else "no unit"
+            raise Mismatch(
+                f"the official file gives the power of {where} in {given}, not in {c.get('unit')!r}"
+            )
+        return r.power
 
     def op_nodes(self, c: dict[str, Any]) -> float:
         return self.row(c.get("row")).nodes

@@ -27,7 +27,8 @@ def test_all_three_rounds_load_with_their_row_counts(official: ResultsTable) -> 
 def test_summary_lines_count_cpu_only_rows_and_waivers(official: ResultsTable) -> None:
     line = official.report("5.1").summary_line()
     assert line.endswith(
-        "(summary_results); 877 CPU-only rows (no per-accelerator value); waivers applied: 5.1-0387"
+        "(summary_results); 877 CPU-only rows (no per-accelerator value); 24 rows with measured power; "
+        "waivers applied: 5.1-0387"
     )
     assert line.startswith("v5.1: 1,448 rows from ")
 

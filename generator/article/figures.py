@@ -208,6 +208,11 @@ class Figure:
         return per_gpu_figure(self.row)
 
     @property
+    def power(self) -> Figure:
+        """The measured MLPerf® power of the single row behind this figure: ``{{ x.power }}`` → ``9,436 W``."""
+        return power_figure(self.row)
+
+    @property
     def nodes(self) -> Figure:
         """Number of nodes of the single row behind this figure."""
         r = self.row
@@ -370,6 +375,34 @@ def per_gpu_figure(r: Row) -> Figure:
         f"{r.result:g} / {r.gpus} accelerators ({r.result_id} {r.benchmark} {r.scenario})",
         (r,),
         calc={"op": "per_gpu", "row": r},
+    )
+
+
+def no_power(r: Row) -> str:
+    """Why a row has no measured power to print: a performance-only submission, or a power
+    submission loaded from a file that carries no measured power."""
+    what = f"{r.result_id or r.system} {r.benchmark} {r.scenario} has no measured power"
+    if not r.has_power:
+        return f"{what}: it is a performance-only submission"
+    src = Path(r.source_file).name if r.source_file else "its results file"
+    return (
+        f"{what}: it is a power submission, but {src} carries no measured power; "
+        "load the round's summary_results.json"
+    )
+
+
+def power_figure(r: Row) -> Figure:
+    """The measured power of one row, as ``power(...)`` returns it: system power in watts
+    (``9,436 W``) or energy per query or stream in millijoules (``1,241 mJ``)."""
+    if r.power != r.power:
+        raise LookupFailed(no_power(r))
+    return Figure(
+        r.power,
+        "power",
+        f"power({r.result_id} {r.benchmark} {r.scenario})",
+        (r,),
+        unit=r.power_units,
+        calc={"op": "power", "row": r, "unit": r.power_units},
     )
 
 

@@ -14,7 +14,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from generator.article.figures import Figure, calc_of, entry_figure, gpus_figure, per_gpu_figure, total_figure
+from generator.article.figures import (
+    Figure,
+    calc_of,
+    entry_figure,
+    gpus_figure,
+    per_gpu_figure,
+    power_figure,
+    total_figure,
+)
 from generator.article.queries import Queries
 from generator.article.traced import sources_of
 from generator.data.manifest import Manifest, load_prices
@@ -57,7 +65,7 @@ def _derive(value: float, kind: str, formula: str, inputs: tuple[Num, ...], op: 
 
 def _label(x: Num) -> str:
     if isinstance(x, Figure):
-        if len(x.entries) == 1 and x.kind in ("per_gpu", "result"):
+        if len(x.entries) == 1 and x.kind in ("per_gpu", "result", "power"):
             r = x.entries[0]
             return f"{x.kind}({r.result_id} {r.benchmark} {r.scenario})"
         return f"({x.formula or x})"
@@ -83,6 +91,7 @@ MEASURES = {
     "scaling": "percentage",
     "assumption": "percentage",
     "rule": "latency bound",
+    "power": "power",
 }
 KIND_NAMES = {
     "result": "a system total",
@@ -101,6 +110,7 @@ KIND_NAMES = {
     "entry": "an entry ID",
     "stated": "a stated figure",
     "constant": "a constant",
+    "power": "a measured power",
 }
 ORDINALS = ("first", "second", "third")
 
@@ -199,6 +209,12 @@ def _like(fn: str, a: Num, b: Num, which: tuple[int, int] = (0, 1)) -> None:
         raise _refuse(
             fn, f"the {first} argument is {_what(a)} and the {second} {_what(b)}: compare like with like"
         )
+    if ma == mb == "power":
+        ua, ub = {r.power_units for r in a.entries}, {r.power_units for r in b.entries}
+        if ua != ub:
+            raise _refuse(
+                fn, f"the {first} argument is in {_one(ua, 'unit')} and the {second} in {_one(ub, 'unit')}"
+            )
     if ma != "throughput" or mb != "throughput":
         return
     if (a.kind in TOTAL_KINDS) != (b.kind in TOTAL_KINDS):
@@ -218,6 +234,34 @@ def _like(fn: str, a: Num, b: Num, which: tuple[int, int] = (0, 1)) -> None:
             fn,
             f"the {first} argument is on {_one(ba, 'benchmark')} and the {second} on {_one(bb, 'benchmark')}",
         )
+
+
+def _per_watt(a: Num, b: Num) -> bool:
+    """Whether ``ratio(a, b)`` is a performance per watt: a system result over the measured
+    power of the same row, in watts. A power divided into anything else is refused."""
+    if not (isinstance(b, Figure) and b.kind == "power" and MEASURES.get(getattr(a, "kind", "")) != "power"):
+        return False
+    _numbers("ratio", (a, b))
+    if not isinstance(a, Figure) or a.kind not in TOTAL_KINDS or len(a.entries) != 1:
+        raise _refuse(
+            "ratio",
+            f"the first argument is {_what(a)} and the second {_what(b)}: performance per watt divides "
+            "a system result (result(...), .total) by the same row's measured power",
+        )
+    if a.entries != b.entries:
+        raise _refuse(
+            "ratio",
+            f"the first argument is {_what(a)} and the second {_what(b)}: performance per watt divides "
+            "a row's result by its own measured power",
+        )
+    if b.unit != "W":
+        raise _refuse(
+            "ratio",
+            f"the second argument is {_what(b)}, an energy per query in {b.unit}: performance per watt "
+            "divides a throughput by a system power in watts (Offline, Server, Interactive)",
+        )
+    _nonzero("ratio", b, 1)
+    return True
 
 
 def _per_gpu(fn: str, x: Num, i: int) -> None:
@@ -275,6 +319,7 @@ class Library(Queries):
     NAMES = (
         "result",
         "per_gpu",
+        "power",
         "gpus",
         "entry",
         "software",
@@ -343,6 +388,16 @@ class Library(Queries):
         """Result divided by total accelerators: ``{{ per_gpu("6.1-0052", "gpt-oss-120b", "Server") }}`` → ``14,211``."""
         return per_gpu_figure(self._lookup(entry, benchmark, scenario))
 
+    def power(self, entry: Any, benchmark: str, scenario: str) -> Figure:
+        """The measured MLPerf® power of one entry: ``{{ power("5.1-0062", "llama3.1-8b", "Offline") }}`` → ``9,436 W``.
+
+        System power in watts (Offline, Server), energy per query or stream in millijoules
+        (SingleStream, MultiStream: ``1,241 mJ``), as the official file gives it; a
+        performance-only submission has none (an error naming it). The same row's power is
+        also ``x.power``; performance per watt is ``ratio(result(...), power(...))``.
+        """
+        return power_figure(self._lookup(entry, benchmark, scenario))
+
     def gpus(self, entry: Any, benchmark: str, scenario: str) -> Figure:
         """Total accelerators of an entry: ``{{ gpus("6.1-0027", "gpt-oss-120b", "Offline") }}`` → ``512``."""
         return gpus_figure(self._lookup(entry, benchmark, scenario))
@@ -361,9 +416,17 @@ class Library(Queries):
         return self._lookup(entry, benchmark, scenario).software
 
     # ------------------------------------------------------------------ arithmetic
-    def ratio(self, a: Num, b: Num, digits: int = 2, style: str = "x") -> Figure:
-        """``a / b``: ``{{ ratio(x, y) }}`` → ``5.65×``; ``style="plain", digits=3`` → ``1.260``."""
-        _pair("ratio", a, b)
+    def ratio(self, a: Num, b: Num, digits: int = 2, style: str = "") -> Figure:
+        """``a / b``: ``{{ ratio(x, y) }}`` → ``5.65×``; ``style="plain", digits=3`` → ``1.260``.
+
+        A system result over the same row's measured power (``power(...)``, in watts) is its
+        performance per watt, a derived value printed as a plain number:
+        ``{{ ratio(result("5.1-0062", "llama3.1-8b", "Offline"), power("5.1-0062", "llama3.1-8b", "Offline")) }}``
+        → ``15.57`` (tokens/s per watt).
+        """
+        per_watt = _per_watt(a, b)
+        if not per_watt:
+            _pair("ratio", a, b)
         return _derive(
             _val(a) / _val(b),
             "ratio",
@@ -371,7 +434,7 @@ class Library(Queries):
             (a, b),
             "ratio",
             digits=digits,
-            style=style,
+            style=style or ("plain" if per_watt else "x"),
         )
 
     def pct_change(self, new: Num, old: Num, digits: int = 1) -> Figure:

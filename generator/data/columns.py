@@ -24,6 +24,7 @@ from generator.data.fields import (
     flag_of,
     named_counts,
     number_of,
+    power_of,
     result_id_of,
     stripped,
     suite_of,
@@ -172,11 +173,37 @@ class _Reading:
             "software": self.text("software"),
             "weight_data_types": self.text("weights"),
             "inferred": _each(self.raw("inferred"), flag_of),
-            "has_power": _each(self.raw("has_power"), flag_of),
+            **self.power(scenario),
             "source_file": [str(self.reader.path)] * n,
             "source_row": [r.loc for r in self.records],
             "details": self.text("details") if "details" in self.reader.cols else [""] * n,
         }
+
+    def power(self, scenario: list[str]) -> Columns:
+        """Each record's ``has_power`` flag and measured power with its unit (NaN and "" where
+        it has none; see :func:`~generator.data.fields.power_of`): a power that is not plainly
+        valid, or on a record whose ``has_power`` is false, gives up."""
+        has_power = _each(self.raw("has_power"), flag_of)
+        n, cols = len(self.values), self.reader.cols
+        if "power" not in cols:  # the checker's shape: no measured power (see CHECKER_FIELDS)
+            return {"has_power": has_power, "power": [math.nan] * n, "power_units": [""] * n}
+        power: list[float] = []
+        units: list[str] = []
+        flag_col, blank = cols["has_power"], (None, "")
+        for v, scen, flag in zip(self.values, scenario, has_power, strict=True):
+            value, unit = v.get(cols["power"]), v.get(cols["power_units"])
+            if value in blank and unit in blank:  # nearly every row: a performance-only one
+                power.append(math.nan)
+                units.append("")
+                continue
+            try:
+                p, u = power_of(value, unit, scen)
+            except ValueError:
+                raise _GiveUp from None
+            _check(p != p or flag or flag_col not in v)
+            power.append(p)
+            units.append(u)
+        return {"has_power": has_power, "power": power, "power_units": units}
 
     def suites(self, scenario: list[str]) -> list[str]:
         """Each record's suite (see :func:`suite_of`): each distinct spelling and scenario once."""

@@ -153,3 +153,50 @@ def named_counts(name: str, family: str) -> tuple[int, ...]:
     parts = [re.escape(p) for p in family.split("+")]
     pattern = rf"(?<![\w.])(\d{{1,5}})\s*[xX×]\s*(?:NVIDIA\s+|AMD\s+(?:Instinct\s+)?|Intel\s+)?(?:{'|'.join(parts)})(?![\w])"
     return tuple(int(m.group(1)) for m in re.finditer(pattern, name))
+
+
+#: the units of a measured power (``Power_Units`` of summary_results.json) as pages print them:
+#: system power in watts (Offline, Server, Interactive) or energy per query or stream in
+#: millijoules (SingleStream, MultiStream)
+POWER_UNITS = {"watts": "W", "w": "W", "millijoules": "mJ", "mj": "mJ"}
+#: the scenarios whose power metric is energy per query (or per stream), not system power
+ENERGY_SCENARIOS = frozenset({"SingleStream", "MultiStream"})
+
+
+class PowerProblem(ValueError):
+    """A measured power that cannot be read: ``field`` says which of the two fields is wrong
+    (``"power"``, ``"power_units"``), the message what."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(message)
+        self.field = field
+
+
+def power_of(value: Any, units: Any, scenario: str | None) -> tuple[float, str]:
+    """A row's measured power and its unit (``W`` or ``mJ``), ``(nan, "")`` when the row has
+    none; a :class:`PowerProblem` for a value that is not a finite positive number, a unit that
+    is missing or unknown, a unit without a value, or a unit of the other kind of metric than
+    the scenario's (watts for SingleStream, millijoules for Offline)."""
+    unit_text = text_of(units)
+    try:
+        power = number_of(value)
+    except ValueError:
+        raise PowerProblem("power", not_a_number("number", text_of(value))) from None
+    if power is None:
+        if unit_text:
+            raise PowerProblem("power", f"no measured power, but its unit is {unit_text!r}")
+        return math.nan, ""
+    if not math.isfinite(power) or power <= 0:
+        raise PowerProblem(
+            "power", f"measured power must be a finite positive number, got {text_of(value)!r}"
+        )
+    if not unit_text:
+        raise PowerProblem("power_units", f"no unit for the measured power {power:g}")
+    unit = POWER_UNITS.get(unit_text.lower())
+    if unit is None:
+        raise PowerProblem("power_units", f"unknown power unit {unit_text!r} (expected Watts or millijoules)")
+    want = "mJ" if scenario in ENERGY_SCENARIOS else "W"
+    if scenario is not None and unit != want:
+        metric = "energy per query in millijoules" if want == "mJ" else "system power in Watts"
+        raise PowerProblem("power_units", f"{unit_text!r}, but the power metric of {scenario} is {metric}")
+    return power, unit

@@ -33,10 +33,12 @@ from generator.data.fields import (
     DIVISIONS,
     MAX_TEXT,
     RESULT_ID,
+    PowerProblem,
     flag_of,
     named_counts,
     not_a_number,
     number_of,
+    power_of,
     result_id_of,
     suite_of,
     suites_match,
@@ -75,6 +77,8 @@ COLUMNS = [
     "weight_data_types",
     "inferred",
     "has_power",
+    "power",
+    "power_units",
     "source_file",
     "source_row",
     "details",
@@ -101,6 +105,8 @@ RESULTS_FIELDS = {
     "weights": "weight_data_types",
     "inferred": "inferred",
     "has_power": "has_power",
+    "power": "Power_Result",
+    "power_units": "Power_Units",
     "version": "version",
     "details": "Details",
 }
@@ -124,8 +130,21 @@ CHECKER_FIELDS = {
     "inferred": "inferred",
     "has_power": "has_power",
     "version": "version",
+    # no measured power: the checker's summary.csv has none. Its design_power_watts (v6.1) is
+    # the system's DESIGN power, a rating, not an MLPerf(R) Power measurement: never loaded as
+    # measured power (§6 of the guidelines allows only measured power as a power metric)
 }
-OPTIONAL = {"total", "software", "weights", "inferred", "has_power", "version", "details"}
+OPTIONAL = {
+    "total",
+    "software",
+    "weights",
+    "inferred",
+    "has_power",
+    "power",
+    "power_units",
+    "version",
+    "details",
+}
 MAX_LISTED_ERRORS = 20
 
 
@@ -141,6 +160,7 @@ class LoadReport:
     waived: list[str] = field(default_factory=list)
     unmapped_accelerators: set[str] = field(default_factory=set)
     cpu_only_rows: int = 0
+    power_rows: int = 0  # rows with a measured MLPerf(R) power (what power(...) prints)
     agrees_with: list[str] = field(default_factory=list)  # other files of the round, checked
 
     def summary_line(self, path_text: str | None = None) -> str:
@@ -150,6 +170,8 @@ class LoadReport:
             parts.append(f"{n:,} {reason} rows skipped")
         if self.cpu_only_rows:
             parts.append(f"{self.cpu_only_rows:,} CPU-only rows (no per-accelerator value)")
+        if self.power_rows:
+            parts.append(f"{self.power_rows:,} rows with measured power")
         if self.waived:
             parts.append(f"waivers applied: {', '.join(self.waived)}")
         if self.agrees_with:
@@ -514,6 +536,24 @@ class _RowReader:
             )
         return division, category, suite or text.lower()
 
+    def _power(self, raw: _Raw, ctx: str, scenario: str | None) -> dict[str, Any]:
+        """The row's ``has_power`` flag and measured power (NaN and no unit where it has none,
+        see :func:`~generator.data.fields.power_of`); a measured power on a row the file says
+        has none is refused."""
+        get = raw.values.get
+        has_power = flag_of(get(self.cols["has_power"], ""))
+        if "power" not in self.cols:  # the checker's shape: no measured power
+            return {"has_power": has_power, "power": math.nan, "power_units": ""}
+        try:
+            power, unit = power_of(get(self.cols["power"]), get(self.cols["power_units"]), scenario)
+        except PowerProblem as exc:
+            self.add(raw, ctx, exc.field, str(exc))
+            power, unit = math.nan, ""
+        if power == power and not has_power and self.cols["has_power"] in raw.values:
+            message = f"false, but the row has a measured power ({power:g} {unit})"
+            self.add(raw, ctx, "has_power", message)
+        return {"has_power": has_power, "power": power, "power_units": unit}
+
     def _result(self, raw: _Raw, ctx: str, units: str) -> float | None:
         if units not in self.rules.units:
             known = ", ".join(sorted(self.rules.units))
@@ -796,7 +836,7 @@ class _RowReader:
             "software": text_of(get(cols["software"], "")),
             "weight_data_types": text_of(get(cols["weights"], "")),
             "inferred": flag_of(get(cols["inferred"], "")),
-            "has_power": flag_of(get(cols["has_power"], "")),
+            **self._power(raw, ctx, scenario),
             "source_file": str(self.path),
             "source_row": raw.loc,
             "details": text_of(get(cols["details"], "")) if "details" in cols else "",
@@ -840,6 +880,7 @@ def normalize_records(
         reader.problems.add("version", "", None, f"the file says {found} but is loaded as round v{version}")
     reader.problems.raise_if_any()
     report.rows = len(df)
+    report.power_rows = int(df["power"].notna().sum())
     return df, report
 
 
@@ -918,6 +959,7 @@ def read_round(
 
 #: fields two files of one round must agree on, row by row
 AGREE_ON = ("category", "suite", "accelerator", "total_accelerators", "result", "units")
+AGREE_ON_MEASURED = ("power", "power_units")
 
 
 def check_agreement(a: pd.DataFrame, b: pd.DataFrame, pa: Path, pb: Path) -> None:
@@ -932,7 +974,9 @@ def check_agreement(a: pd.DataFrame, b: pd.DataFrame, pa: Path, pb: Path) -> Non
             loc = r["source_row_a"] if r["_merge"] == "left_only" else r["source_row_b"]
             problems.append(f"{what}: in {side} ({loc}) but not in {other}")
             continue
-        for f in AGREE_ON:
+        # the measured power too, where both files give one (the checker's summary.csv gives none)
+        measured = r["power_a"] == r["power_a"] and r["power_b"] == r["power_b"]
+        for f in AGREE_ON + AGREE_ON_MEASURED if measured else AGREE_ON:
             x, y = r[f"{f}_a"], r[f"{f}_b"]
             same = (x == y) or (
                 isinstance(x, float)

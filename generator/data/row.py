@@ -4,7 +4,7 @@ the template sandbox imports it in a process that compiles templates ahead)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -38,6 +38,13 @@ class Row:
     weight_data_types: str
     inferred: bool
     has_power: bool
+    #: the measured MLPerf(R) power of the row (NaN where it has none) and its unit: ``W``
+    #: (system power: Offline, Server, Interactive) or ``mJ`` (energy per query or stream:
+    #: SingleStream, MultiStream); "" where it has none. Not compared (nor hashed): the other
+    #: fields name the row, and a NaN is unequal to itself (two copies of one row, read back in
+    #: another process or from the rows cache, were unequal)
+    power: float = field(compare=False)
+    power_units: str = field(compare=False)
     source_file: str
     source_row: str
 
