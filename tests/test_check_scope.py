@@ -1008,3 +1008,28 @@ def test_a_power_limit_setting_and_a_number_in_a_question_are_not_typed_results(
         if f.rule in ("MLP019", "MLP026")
     ]
     assert found == [("MLP019", "warning", "2.5× is typed by hand (in a question)")]
+
+
+def test_a_measured_power_copied_into_constant_points_to_power(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    body = (
+        '{%- set off = result("5.1-0062", "llama3.1-8b", "Offline") -%}\n'
+        'At {{ constant(9436.05, "the measured power") }} W the system gave {{ off }} tokens/s.{{ cite() }}\n\n'
+        "{{ footnotes() }}\n"
+    )
+    front = 'title: t\ndate: 2026-10-20\nrounds: ["5.1"]\n'
+    found = [
+        f.message for f in check(article(tmp_path, body, front), official, manifest) if f.rule == "MLP019"
+    ]
+    assert found == [
+        "9,436 is typed into constant() but is the measured power of entry 5.1-0062 llama3.1-8b Offline"
+    ]
+    placeholder = body.replace(
+        '{{ constant(9436.05, "the measured power") }} W', '{{ power("5.1-0062", "llama3.1-8b", "Offline") }}'
+    )
+    assert [
+        f
+        for f in check(article(tmp_path, placeholder, front), official, manifest)
+        if f.rule in ("MLP019", "MLP011")
+    ] == []

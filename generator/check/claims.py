@@ -111,9 +111,14 @@ def figure_claims(doc: Document) -> list[Claim]:
             found = (later[0], 0)
         block, index = found
         f = u.figure
-        unit = {"ratio": "ratio", "pct": "pct", "scaling": "pct", "spread": "pct", "per_gpu": "per_gpu"}.get(
-            f.kind, ""
-        )
+        unit = {
+            "ratio": "ratio",
+            "pct": "pct",
+            "scaling": "pct",
+            "spread": "pct",
+            "per_gpu": "per_gpu",
+            "power": "power",  # measured system power (power(...)): no throughput
+        }.get(f.kind, "")
         out.append(
             Claim(
                 u.text,

@@ -4,7 +4,7 @@ every number presented as an MLPerf® result is matched against the official ent
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import replace
 
 from generator.check.claims import Claim
@@ -112,7 +112,7 @@ def hand_typed_number(ctx: Context) -> Iterator[Issue]:
         yield at_claim(
             c,
             f"{c.text} is typed by hand",
-            "print it with a placeholder (result, per_gpu, ratio, ...) or constant(value, why)",
+            "print it with a placeholder (result, per_gpu, power, ratio, ...) or constant(value, why)",
         )
 
 
@@ -214,10 +214,13 @@ def _copied_constants(ctx: Context) -> Iterator[Issue]:
     for c in ctx.claims:
         if c.typed or c.kind != "constant" or abs(c.value) < 1000 or ctx.quoted(c.block, c.index):
             continue
-        if c.unit in ("ratio", "pct", "money") or OTHER_UNIT.match(c.block.text[c.index + len(c.text) :]):
-            continue  # "1,100 W", "1,024 ms": not a result, whatever value it shares with one
         decimals = len(c.text.split(".")[1]) if "." in c.text else 0
         tol = 0.5 * 10 ** (-decimals)
+        if WATTS_AFTER.match(c.block.text[c.index + len(c.text) :]):
+            yield from _copied_power(ctx, c, rows, tol)
+            continue
+        if c.unit in ("ratio", "pct", "money") or OTHER_UNIT.match(c.block.text[c.index + len(c.text) :]):
+            continue  # "1,024 ms", "$1,200": not a result, whatever value it shares with one
         # the first row, in table order, with either value within the tolerance (NaN never is)
         same = next(
             (p for p in rows if abs(results[p] - c.value) <= tol or abs(per_gpu[p] - c.value) <= tol), None
@@ -230,6 +233,26 @@ def _copied_constants(ctx: Context) -> Iterator[Issue]:
                 f"value of entry {r.result_id}",
                 "print it with result(...) or per_gpu(...), which cite the entry",
             )
+
+
+WATTS_AFTER = re.compile(r"^\s*(?:W|watts?)\b", re.I)
+
+
+def _copied_power(ctx: Context, c: Claim, rows: Sequence[int], tol: float) -> Iterator[Issue]:
+    """A ``constant()`` in watts that is the measured power of a row of a round the article
+    names: print it with ``power(...)``, which cites the entry (a configured power limit is
+    not one: no row measured it)."""
+    assert ctx.matcher is not None
+    power = ctx.matcher.table.column("power")
+    same = next((p for p in rows if abs(power[p] - c.value) <= tol), None)  # NaN never is
+    if same is not None:
+        r = ctx.matcher.table.rows_at([same])[0]
+        yield at_claim(
+            c,
+            f"{c.text} is typed into constant() but is the measured power of entry {r.result_id} "
+            f"{r.benchmark} {r.scenario}",
+            f'print it with power("{r.result_id}", "{r.benchmark}", "{r.scenario}"), which cites the entry',
+        )
 
 
 #: a clause number at the start of a heading or paragraph: "## 4. Discussion", "4.1 The two ..."
