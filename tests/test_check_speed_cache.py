@@ -1,0 +1,114 @@
+"""The results-table cache between ``check`` processes (issue 36, speed): a second process reads
+the table the first one kept, whatever other results folder was used in between; the cache is
+never used for other results files."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from generator.data.manifest import Manifest
+from generator.data.table import ResultsTable
+from generator.project import Project
+from generator.site.build import load_table
+from generator.site.cache import KEEP_TABLES
+
+from .conftest import ROOT, TINY_ROWS, tiny_row, write_results
+from .test_build import tiny_project
+
+#: ``gpu-insights`` that says on standard error each time it loads a results folder from its files
+LOUD = (
+    "import sys\n"
+    "from generator.data.table import ResultsTable\n"
+    "load = ResultsTable.from_dir.__func__\n"
+    "def from_dir(cls, d, *a, **k):\n"
+    "    print('loaded', d, file=sys.stderr)\n"
+    "    return load(cls, d, *a, **k)\n"
+    "ResultsTable.from_dir = classmethod(from_dir)\n"
+    "from generator.cli import run\n"
+    "run()\n"
+)
+
+
+@pytest.fixture()
+def user_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """An empty user cache folder (the signing key's) of this test's own."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    return tmp_path / "xdg" / "gpu-insights"
+
+
+def loads(project: Project, *args: str) -> list[str]:
+    """The results folders a whole ``gpu-insights check ARGS`` process loaded from their files."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    cmd = [sys.executable, "-c", LOUD, "check", *args]
+    done = subprocess.run(cmd, cwd=project.root, env=env, capture_output=True, text=True)
+    assert done.returncode in (0, 1), done.stderr
+    return [line.split(" ", 1)[1] for line in done.stderr.splitlines() if line.startswith("loaded ")]
+
+
+def test_a_second_check_process_reads_the_table_the_first_kept_whatever_ran_in_between(
+    tmp_path: Path, user_cache: Path
+) -> None:
+    project = tiny_project(tmp_path)
+    results = write_results(tmp_path / "results", TINY_ROWS)
+    article = str(project.content_dir / "tiny.md")
+    assert loads(project, article, "--results", str(results)) == [str(results)]
+    assert loads(project, article, "--results", str(results)) == []
+    # a check with the embedded sample in between kept its own table, and threw away no other
+    assert loads(project, article) == [str(project.sample_dir)]
+    assert loads(project, article, "--results", str(results)) == []
+    assert loads(project, article) == []
+    assert len(list((project.cache_dir / "table").glob("table-*.pickle"))) == 2
+
+
+def test_the_table_of_another_folder_is_never_read_even_with_the_same_files(
+    tmp_path: Path, manifest: Manifest, user_cache: Path
+) -> None:
+    project = Project(tmp_path)
+    a = write_results(tmp_path / "a", TINY_ROWS)
+    b = tmp_path / "b"
+    shutil.copytree(a, b)
+    calls: list[Path] = []
+    load = ResultsTable.from_dir.__func__  # type: ignore[attr-defined]
+
+    def counted(cls: type[ResultsTable], d: Path, *args: object, **kw: object) -> ResultsTable:
+        calls.append(Path(d))
+        return load(cls, d, *args, **kw)  # type: ignore[no-any-return]
+
+    mp = pytest.MonkeyPatch()
+    mp.setattr(ResultsTable, "from_dir", classmethod(counted))
+    try:
+        cache = tmp_path / "cache"
+        first, _ = load_table(project, manifest, a, cache_dir=cache, jobs=1)
+        again, _ = load_table(project, manifest, a, cache_dir=cache, jobs=1)
+        other, _ = load_table(project, manifest, b, cache_dir=cache, jobs=1)
+        write_results(a, [tiny_row("6.1-0001", "gpt-oss-120b", "Server", 1.0), *TINY_ROWS[1:]])  # changed
+        changed, _ = load_table(project, manifest, a, cache_dir=cache, jobs=1)
+    finally:
+        mp.undo()
+    assert calls == [a, b, a]
+    assert again.digest == first.digest != other.digest
+    assert {r.path.parent.parent for r in other.reports} == {b}  # its footnotes name its own files
+    assert changed.digest != first.digest and changed.best(round="6.1", scenario="Server").result == 72000.0
+
+
+def test_the_cache_keeps_the_most_recently_used_tables_only(
+    tmp_path: Path, manifest: Manifest, user_cache: Path
+) -> None:
+    project = Project(tmp_path)
+    cache = tmp_path / "cache"
+    folders = [write_results(tmp_path / f"r{i}", TINY_ROWS) for i in range(KEEP_TABLES + 1)]
+    digests = []
+    for i, folder in enumerate(folders):
+        digests.append(load_table(project, manifest, folder, cache_dir=cache, jobs=1)[0].digest)
+        if i == 0:
+            continue
+        load_table(project, manifest, folders[0], cache_dir=cache, jobs=1)  # the first: used again
+    kept = sorted(p.name for p in cache.glob("table-*.pickle"))
+    assert len(kept) == KEEP_TABLES
+    assert f"table-{digests[0][:32]}.pickle" in kept and f"table-{digests[1][:32]}.pickle" not in kept
