@@ -5,13 +5,17 @@ never used for other results files."""
 from __future__ import annotations
 
 import os
+import resource
 import shutil
+import signal
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from generator.article import pool
+from generator.article.pool import render_articles
 from generator.data.manifest import Manifest
 from generator.data.table import ResultsTable
 from generator.project import Project
@@ -20,6 +24,7 @@ from generator.site.cache import KEEP_TABLES
 
 from .conftest import ROOT, TINY_ROWS, tiny_row, write_results
 from .test_build import tiny_project
+from .test_safety_render import HEAD, renderer
 
 #: ``gpu-insights`` that says on standard error each time it loads a results folder from its files
 LOUD = (
@@ -112,3 +117,60 @@ def test_the_cache_keeps_the_most_recently_used_tables_only(
     kept = sorted(p.name for p in cache.glob("table-*.pickle"))
     assert len(kept) == KEEP_TABLES
     assert f"table-{digests[0][:32]}.pickle" in kept and f"table-{digests[1][:32]}.pickle" not in kept
+
+
+# ---------------------------------------------------------------- one article, no worker
+def _no_worker(*args: object) -> None:
+    raise AssertionError("a worker was forked")
+
+
+def test_one_article_with_nothing_to_run_beside_it_renders_here_as_a_worker_renders_it(
+    tmp_path: Path, tiny: ResultsTable, manifest: Manifest, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "a.md"
+    path.write_text(HEAD + '\n{{ per_gpu("6.1-0001", "gpt-oss-120b", "Server") }}\n', "utf-8")
+    in_worker = render_articles(renderer(tiny, manifest), [path], jobs=1, after=lambda r: None)
+    ran: list[int] = []
+    monkeypatch.setattr(pool, "_Worker", _no_worker)
+    [here] = render_articles(renderer(tiny, manifest), [path], jobs=1, meanwhile=lambda: ran.append(1))
+    assert here.rendered is not None and in_worker[0].rendered is not None
+    assert here.rendered.markdown == in_worker[0].rendered.markdown
+    assert "10,000" in here.rendered.markdown and ran == [1]
+
+
+@pytest.mark.parametrize(
+    ("body", "limits", "error"),
+    [
+        (
+            "{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}",
+            {"seconds": 1.0},
+            "a.md:7: the article took longer than the limit of 1 s to render",
+        ),
+        (
+            "{% set a = 'x' * 1000000 %}{% set b = a ~ a ~ a ~ a ~ a ~ a ~ a ~ a %}"
+            "{% set c = b ~ b ~ b ~ b ~ b ~ b ~ b ~ b %}{% set d = [c ~ c ~ c ~ c, c ~ c ~ c ~ c] %}",
+            {"memory_bytes": 300e6},
+            "a.md:7: the article ran out of memory",
+        ),
+    ],
+    ids=["time", "memory"],
+)
+def test_one_article_rendered_here_keeps_a_worker_s_limits_and_lifts_them_afterwards(
+    tmp_path: Path,
+    tiny: ResultsTable,
+    manifest: Manifest,
+    monkeypatch: pytest.MonkeyPatch,
+    body: str,
+    limits: dict[str, float],
+    error: str,
+) -> None:
+    path = tmp_path / "a.md"
+    path.write_text(HEAD + f"\n{body}\n", "utf-8")
+    monkeypatch.setattr(pool, "_Worker", _no_worker)
+    handler, memory = signal.getsignal(signal.SIGALRM), resource.getrlimit(resource.RLIMIT_AS)
+    [out] = render_articles(renderer(tiny, manifest, **limits), [path], jobs=1)
+    assert out.rendered is None and out.error.replace(str(path), "a.md") == error
+    assert signal.getsignal(signal.SIGALRM) == handler and signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+    assert resource.getrlimit(resource.RLIMIT_AS) == memory
+    big = bytearray(400_000_000)  # more than the article's budget: this process's own is back
+    assert len(big) == 400_000_000
