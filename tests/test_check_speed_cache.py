@@ -5,6 +5,7 @@ never used for other results files."""
 from __future__ import annotations
 
 import os
+import re
 import resource
 import shutil
 import signal
@@ -18,6 +19,7 @@ from generator.article import pool
 from generator.article.pool import render_articles
 from generator.data.manifest import Manifest
 from generator.data.table import ResultsTable
+from generator.lazy import lazy_pattern
 from generator.project import Project
 from generator.site.build import load_table
 from generator.site.cache import KEEP_TABLES
@@ -174,3 +176,36 @@ def test_one_article_rendered_here_keeps_a_worker_s_limits_and_lifts_them_afterw
     assert resource.getrlimit(resource.RLIMIT_AS) == memory
     big = bytearray(400_000_000)  # more than the article's budget: this process's own is back
     assert len(big) == 400_000_000
+
+
+# ---------------------------------------------------------------- patterns compiled on first use
+def test_a_lazy_pattern_is_compiled_on_first_use_and_matches_as_re_compile_does() -> None:
+    lazy = lazy_pattern(r"\bper (GPU|chip)\b", re.I)
+    assert "search" not in vars(lazy)
+    m = lazy.search("11,229 tokens/s PER GPU")
+    assert m is not None and m.group(1) == "GPU"
+    compiled = re.compile(r"\bper (GPU|chip)\b", re.I)
+    assert vars(lazy)["search"].__self__ is vars(lazy)["finditer"].__self__  # compiled once
+    assert (lazy.pattern, lazy.flags, lazy.groups) == (compiled.pattern, compiled.flags, compiled.groups)
+    assert [x.span() for x in lazy.finditer("per chip, per GPU")] == [(0, 8), (10, 17)]
+    assert lazy.sub("X", "per chip") == "X"
+    assert repr(lazy_pattern("a+", re.I)) == "lazy_pattern('a+', re.IGNORECASE)"
+
+
+def test_importing_the_checker_compiles_none_of_its_lazy_patterns() -> None:
+    code = (
+        "import generator.check\n"
+        "from generator.check import vocabulary as v\n"
+        "from generator.check.rules import comparisons as c, verification as w\n"
+        "lazy = [*v.CHIP_COUNT, v.CHIP_COUNT_LIST, *v.CATEGORIES.values(), v.ROUND, v.PER_NODE,"
+        " v._HAS_COUNT, c.NOT_CLOSED, w.DERIVED_AFTER, w.DIVIDED]\n"
+        "print(sum(type(p).__name__ == 'LazyPattern' for p in lazy), sum('search' in vars(p) for p in lazy"
+        " if type(p).__name__ == 'LazyPattern'))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+    )
+    assert done.stdout == "11 0\n", done.stderr
