@@ -209,3 +209,17 @@ def test_importing_the_checker_compiles_none_of_its_lazy_patterns() -> None:
         text=True,
     )
     assert done.stdout == "11 0\n", done.stderr
+
+
+def test_version_and_help_load_neither_yaml_nor_multiprocessing() -> None:
+    """The floor every ``check`` is measured against (bench/check_process.py): the interpreter,
+    click and the command line, nothing a command imports when it runs."""
+    code = (
+        "import sys\nfrom generator.cli import main\n"
+        "try:\n    main()\nexcept SystemExit:\n    pass\n"
+        "print(sorted(m for m in ('yaml', 'multiprocessing', 'jinja2', 'generator.project') if m in sys.modules))"
+    )
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    for args in (["--version"], ["--help"], ["check", "--help"]):
+        done = subprocess.run([sys.executable, "-c", code, *args], env=env, capture_output=True, text=True)
+        assert done.stdout.splitlines()[-1] == "[]", (args, done.stderr)
