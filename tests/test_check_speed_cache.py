@@ -17,12 +17,14 @@ import pytest
 
 from generator.article import pool
 from generator.article.pool import render_articles
+from generator.article.render import load_article
 from generator.data.manifest import Manifest
 from generator.data.table import ResultsTable
 from generator.lazy import lazy_pattern
 from generator.project import Project
+from generator.site import cache as site_cache
 from generator.site.build import load_table
-from generator.site.cache import KEEP_TABLES
+from generator.site.cache import KEEP_TABLES, RenderCache
 
 from .conftest import ROOT, TINY_ROWS, tiny_row, write_results
 from .test_build import tiny_project
@@ -223,3 +225,23 @@ def test_version_and_help_load_neither_yaml_nor_multiprocessing() -> None:
     for args in (["--version"], ["--help"], ["check", "--help"]):
         done = subprocess.run([sys.executable, "-c", code, *args], env=env, capture_output=True, text=True)
         assert done.stdout.splitlines()[-1] == "[]", (args, done.stderr)
+
+
+def test_an_edited_article_s_stale_rendering_is_never_unpickled(
+    tmp_path: Path, tiny: ResultsTable, manifest: Manifest, user_cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "a.md"
+    path.write_text(HEAD + '\n{{ per_gpu("6.1-0001", "gpt-oss-120b", "Server") }}\n', "utf-8")
+    r = renderer(tiny, manifest)
+    rendered = r.render(load_article(path))
+    cache = RenderCache(tmp_path / "render", "static")
+    cache.store(path, r, rendered, {})
+    again = cache.lookup(path, r)
+    assert again is not None and again.markdown == rendered.markdown and cache.hits == 1
+
+    def unpickled(blob: bytes) -> None:
+        raise AssertionError("the stale rendering was unpickled")
+
+    monkeypatch.setattr(site_cache, "_rendering", unpickled)
+    path.write_text(path.read_text("utf-8") + "\nEdited.\n", "utf-8")
+    assert cache.lookup(path, r) is None and cache.misses == 1

@@ -55,7 +55,10 @@ def files_digest(paths: list[Path]) -> str:
 class Entry:
     key: str
     deps: dict[str, str]
-    rendered: Rendered
+    #: the pickled rendering, unpickled only when the key and the rows match: an edited
+    #: article's stale rendering (a quarter of a megabyte for the reference article) is never
+    #: rebuilt into objects only to be thrown away
+    rendered: bytes
 
 
 class RenderCache:
@@ -78,20 +81,33 @@ class RenderCache:
         """The stored rendering of *path*, if its template, code, data and queried rows are unchanged."""
         table: ResultsTable = renderer.lib.table
         entry = _read_pickle(self.dir / f"{path.stem}.pickle")
-        entry = entry if isinstance(entry, Entry) else None
+        entry = entry if isinstance(entry, Entry) and isinstance(entry.rendered, bytes) else None
         try:
             key = self._key(path, table)
         except OSError:
             return None
         if entry is not None and entry.key == key and table.fingerprint(_keys(entry.deps)) == entry.deps:
-            self.hits += 1
-            return entry.rendered
+            rendered = _rendering(entry.rendered)
+            if rendered is not None:
+                self.hits += 1
+                return rendered
         self.misses += 1
         return None
 
     def store(self, path: Path, renderer: Renderer, rendered: Rendered, deps: dict[str, str]) -> None:
-        entry = Entry(self._key(path, renderer.lib.table), deps, rendered)
-        _write_pickle(self.dir / f"{path.stem}.pickle", entry)
+        blob = pickle.dumps(rendered, protocol=pickle.HIGHEST_PROTOCOL)
+        _write_pickle(
+            self.dir / f"{path.stem}.pickle", Entry(self._key(path, renderer.lib.table), deps, blob)
+        )
+
+
+def _rendering(blob: bytes) -> Rendered | None:
+    """The rendering pickled in a verified entry (see :func:`_read_pickle`); None if it does not load."""
+    try:
+        rendered = pickle.loads(blob)  # noqa: S301 - inside an entry signed with this user's key
+    except (pickle.UnpicklingError, EOFError, AttributeError, ImportError, TypeError, ValueError):
+        return None
+    return rendered if isinstance(rendered, Rendered) else None
 
 
 def _keys(deps: dict[str, str]) -> set[tuple[str, str]]:
