@@ -21,15 +21,13 @@ from typing import TYPE_CHECKING
 import click
 
 from generator import __version__
-from generator.article.ahead import CompileAhead
 from generator.errors import DataError, GpuInsightsError
-from generator.project import Project, source_problem
-from generator.workers import default_jobs
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
     from generator.check import CheckConfig, Finding
+    from generator.project import Project
 
     CheckPaths = Callable[[list[Path]], list[Finding]]
 
@@ -74,6 +72,8 @@ def main(ctx: click.Context, config: Path | None) -> None:
 
 def _project(ctx: click.Context) -> Project:
     """The publication the command works on (``-f`` or the nearest mkdocs.yml)."""
+    from generator.project import Project  # imported here: --version and --help do not load YAML
+
     return Project.discover(config=ctx.find_root().obj)
 
 
@@ -203,6 +203,7 @@ def build(
 ) -> None:
     """Render every article in content/ and build the static site."""
     from generator.site.reuse import reuse_unchanged
+    from generator.workers import default_jobs  # imported here: --version does not load multiprocessing
 
     project = _project(ctx)
     site_dir = site_dir or project.site_dir()  # --site-dir, else mkdocs.yml's site_dir, else site/
@@ -317,6 +318,10 @@ def check(
     if editing.stdin or fix or diff or watch:
         editing.run(fmt, strict, fix=fix, diff=diff, watch=watch)
         return
+    # imported here: --version and --help do not load multiprocessing
+    from generator.article.ahead import CompileAhead
+    from generator.workers import default_jobs
+
     files = [p for p in paths if p.suffix == ".md" and p.is_file()]
     # the named articles' templates compiled in another process while this one imports
     ahead = CompileAhead(files) if files and default_jobs(jobs) > 1 else None
@@ -345,6 +350,8 @@ def check(
 def _check_paths(ctx: click.Context, paths: tuple[Path, ...]) -> Project:
     """The publication to check in; a usage error (exit 2) when there is none, or when a path
     is an empty folder, a pipe or a device."""
+    from generator.project import source_problem  # imported here: see _project
+
     try:
         project = _project(ctx)
     except GpuInsightsError as exc:
@@ -423,6 +430,8 @@ class _EditorUse:
         folder (an article named outside any publication, like ``check PATH`` of one)."""
         found = None
         if self.name is not None and self.ctx.find_root().obj is None:
+            from generator.project import Project  # imported here: see _project
+
             with contextlib.suppress(GpuInsightsError):
                 found = Project.discover(self.name.absolute().parent)
         return found or _check_paths(self.ctx, ())

@@ -106,7 +106,7 @@ def test_check_compiles_the_named_articles_ahead_unless_one_job_is_asked(
             self.names = [p.name for p in paths]
             made.append(self)
 
-    monkeypatch.setattr(cli, "CompileAhead", Spy)
+    monkeypatch.setattr(ahead_mod, "CompileAhead", Spy)  # check imports it when it runs
     monkeypatch.chdir(ROOT)
     note = tmp_path / "note.md"
     note.write_text('---\ntitle: "Note"\ndate: 2026-10-20\n---\n\nA short note on accelerators.\n', "utf-8")

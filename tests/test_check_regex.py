@@ -14,9 +14,11 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import cast
 
 import generator.check
 from generator.check.vocabulary import CHIP_COUNT_LIST, chip_counts
+from generator.lazy import LazyPattern
 
 ROOT = Path(__file__).resolve().parents[1]
 #: text a writer or a hostile file may repeat: digits and the separators of numbers, words,
@@ -38,13 +40,13 @@ LIMIT = 0.25
 
 def patterns() -> Iterator[tuple[str, re.Pattern[str]]]:
     """Every compiled pattern held by a module of the checker (its rules included), in module
-    attributes and the lists, tuples and dicts they hold."""
+    attributes and the lists, tuples and dicts they hold; those compiled on first use too."""
     seen: set[int] = set()
 
     def walk(name: str, obj: object, depth: int) -> Iterator[tuple[str, re.Pattern[str]]]:
-        if isinstance(obj, re.Pattern) and id(obj) not in seen:
+        if isinstance(obj, re.Pattern | LazyPattern) and id(obj) not in seen:
             seen.add(id(obj))
-            yield name, obj
+            yield name, cast("re.Pattern[str]", obj)
         elif depth < 3 and isinstance(obj, list | tuple | set | frozenset):
             for i, item in enumerate(obj):
                 yield from walk(f"{name}[{i}]", item, depth + 1)

@@ -302,7 +302,10 @@ def test_the_build_s_own_work_runs_once_while_a_worker_renders(
     def meanwhile() -> None:
         workers.append(len(mp.active_children()) - before)
 
-    [out] = render_articles(renderer(tiny, manifest), [path], jobs=1, meanwhile=meanwhile)
+    # the build's: with an *after* hook (one article without one renders in this process)
+    [out] = render_articles(
+        renderer(tiny, manifest), [path], jobs=1, meanwhile=meanwhile, after=lambda r: None
+    )
     assert out.rendered is not None and workers == [1]
     assert render_articles(renderer(tiny, manifest), [], meanwhile=meanwhile) == []
     assert workers == [1, 0]

@@ -8,6 +8,12 @@ article) and the renderer's output limit. An article that exceeds one fails with
 ``path:line``; a worker that had to be killed is replaced, and the others still
 render. Results, errors and log lines come back in the articles' order, whatever
 the number of workers, so output is identical for ``--jobs 1`` and ``--jobs N``.
+
+One article to render and no *after* hook (``gpu-insights check`` of an article) is rendered in
+this process instead, under the same time and memory limits, lifted afterwards: a worker would
+only add its fork and the pickling of the outcome. What this loses is the kill after the grace
+period: a single call that ignores signals for longer than the limit would run to its end (the
+sandbox refuses the long computations the tests know, and the memory limit still holds).
 """
 
 from __future__ import annotations
@@ -17,7 +23,9 @@ import io
 import multiprocessing as mp
 import os
 import pickle
+import resource
 import signal
+import threading
 import time
 from collections import deque
 from collections.abc import Callable, Hashable, Iterator, Sequence
@@ -25,7 +33,7 @@ from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from pathlib import Path
 from types import FrameType
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from generator.article.frontmatter import load_article
 from generator.article.render import Rendered, Renderer
@@ -37,6 +45,7 @@ if TYPE_CHECKING:
     from generator.data.table import ResultsTable
 
 GRACE_SECONDS = 5.0  # after the limit, the parent kills a worker that did not stop itself
+T = TypeVar("T")
 
 
 class RenderTimeout(GpuInsightsError):
@@ -69,12 +78,30 @@ def _after(after: Callable[[Rendered], Any] | None, rendered: Rendered) -> Any:
         return None
 
 
+#: one article's outcome: its kind ("ok", "error", "fatal"), the rendering or the message, the
+#: fingerprints of the rows it read, and what *after* gave
+Result = tuple[str, Any, dict[str, str], Any]
+
+
 def _render_one(
     renderer: Renderer, path: Path, after: Callable[[Rendered], Any] | None, cached: bool
 ) -> bytes:
     """Render one article under the limits, run *after* on it (outside the time limit: the
     build's own work, not the template's); the pickled outcome, with the fingerprints of the
     rows it read when it will be *cached*."""
+    table = renderer.lib.table
+    return _limited(renderer, path, after, cached, lambda result: _dumps(result, table))
+
+
+def _limited(
+    renderer: Renderer,
+    path: Path,
+    after: Callable[[Rendered], Any] | None,
+    cached: bool,
+    pack: Callable[[Result], T],
+) -> T:
+    """:func:`_render_one`'s work, its outcome given to *pack* (in the worker: pickled, still under
+    the memory limit; a failure to pickle is the article's error)."""
     limits = renderer.limits
 
     def alarm(signum: int, frame: FrameType | None) -> None:
@@ -90,18 +117,35 @@ def _render_one(
         deps = table.fingerprint(table.touched) if cached else {}  # nothing to key otherwise
         signal.setitimer(signal.ITIMER_REAL, 0)
         extra = _after(after, rendered)
-        return _dumps(("ok", rendered, deps, extra), table)
+        return pack(("ok", rendered, deps, extra))
     except RenderTimeout as exc:  # "fatal": stopped anywhere, the worker is not reused
-        return pickle.dumps(("fatal", exc.message, {}, None))
+        return pack(("fatal", exc.message, {}, None))
     except GpuInsightsError as exc:
-        return pickle.dumps(("error", exc.message, {}, None))
+        return pack(("error", exc.message, {}, None))
     except MemoryError:
-        return pickle.dumps(("fatal", f"{path}: the article ran out of memory", {}, None))
+        return pack(("fatal", f"{path}: the article ran out of memory", {}, None))
     except BaseException as exc:  # noqa: BLE001 - a worker reports everything, never a traceback
-        return pickle.dumps(("fatal", f"{path}: {type(exc).__name__}: {exc}", {}, None))
+        return pack(("fatal", f"{path}: {type(exc).__name__}: {exc}", {}, None))
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         table.touched = None
+
+
+def _render_here(renderer: Renderer, path: Path, cached: bool) -> tuple[Result, float]:
+    """One article rendered in this process under a worker's limits (the time limit, the memory
+    limit), which are lifted afterwards; its outcome and seconds. Forking a worker for it would
+    only add the fork, the pickling and the copies of the pages both processes touch (a third of
+    a second of a ``check`` of the reference article)."""
+    handler = signal.getsignal(signal.SIGALRM)
+    timer = signal.getitimer(signal.ITIMER_REAL)
+    memory = resource.getrlimit(resource.RLIMIT_AS)
+    start = time.monotonic()
+    try:
+        return _limited(renderer, path, None, cached, lambda result: result), time.monotonic() - start
+    finally:
+        resource.setrlimit(resource.RLIMIT_AS, memory)
+        signal.signal(signal.SIGALRM, handler)
+        signal.setitimer(signal.ITIMER_REAL, *timer)
 
 
 class _RowPickler(pickle.Pickler):
@@ -131,7 +175,7 @@ class _RowUnpickler(pickle.Unpickler):
         return self.rows[pid]
 
 
-def _dumps(outcome: tuple[str, Any, dict[str, str], Any], table: ResultsTable) -> bytes:
+def _dumps(outcome: Result, table: ResultsTable) -> bytes:
     buf = io.BytesIO()
     pickler = _RowPickler(buf, table)
     pickler.dump(outcome)
@@ -311,7 +355,8 @@ def render_articles(
     an iterator, each of its further steps runs while no worker waits for its next article, and
     the steps left when the last article is done run then. *groups* (one
     per path: an article's rounds, say) tell which articles read the same rows: a worker
-    renders the articles of one group one after another (see :class:`_Queue`)."""
+    renders the articles of one group one after another (see :class:`_Queue`). One article to
+    render with no *after* is rendered in this process (see the module's docstring)."""
     jobs = default_jobs(jobs)
     if groups is not None and len(groups) != len(paths):
         raise ValueError(f"{len(groups)} groups for {len(paths)} articles")
@@ -323,7 +368,12 @@ def render_articles(
             outcomes[i] = Outcome(p, hit, cached=True)
         else:
             todo.append(i)
-    if todo:  # what every worker would otherwise build for itself
+    if len(todo) == 1 and after is None and threading.current_thread() is threading.main_thread():
+        # one article, nothing to run beside it: rendered here (SIGALRM needs the main thread)
+        result, seconds = _render_here(renderer, paths[todo[0]], cache is not None)
+        outcomes[todo[0]] = _outcome(paths[todo[0]], result, seconds, renderer, cache)
+        todo = []
+    elif todo:  # what every worker would otherwise build for itself
         renderer.lib.table.prepare_queries()
         # altair is imported by a worker on its first chart not in the chart cache, not here (an
         # edit to an article's prose then imports it nowhere), unless this process imported it
@@ -419,11 +469,17 @@ def _collect(
         elif not w.given:  # one that died since is replaced when given its next article
             del busy[w.conn]
             idle.append(w)
-        out = Outcome(path, seconds=seconds, extra=extra)
-        if kind == "ok":
-            out.rendered = value
-            if cache is not None and not value.missing:
-                cache.store(path, renderer, value, deps)
-        else:
-            out.error = value
-        outcomes[index] = out
+        outcomes[index] = _outcome(path, (kind, value, deps, extra), seconds, renderer, cache)
+
+
+def _outcome(path: Path, result: Result, seconds: float, renderer: Renderer, cache: Cache | None) -> Outcome:
+    """The outcome of a rendering, kept in *cache* when it is one to keep."""
+    kind, value, deps, extra = result
+    out = Outcome(path, seconds=seconds, extra=extra)
+    if kind == "ok":
+        out.rendered = value
+        if cache is not None and not value.missing:
+            cache.store(path, renderer, value, deps)
+    else:
+        out.error = value
+    return out

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from generator.data.manifest import Manifest
+from generator.lazy import lazy_pattern
 
 _UNITS = [
     "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
@@ -67,10 +68,10 @@ _PRODUCT = r"(?:(?-i:[A-Z][\w-]*)\s+|\d{3,5}\s+)"
 #: comma-joined digit groups read both ways took time exponential in its length)
 _NUM = rf"(?>\d{{1,3}}(?:,\d{{3}})+(?!\d)|\d+|{NUMBER_WORD})"
 CHIP_COUNT = [
-    re.compile(rf"(?=\d)(?<![\w.,])(\d{{1,3}}(?:,\d{{3}})*|\d+)(?:\s+|-){_PRODUCT}{{0,3}}{_GPU_NOUN}\b"),
-    re.compile(rf"(?=\d)(?<![\w.,])(\d+)-(?:{_GPU_NOUN}|way|node)\b", re.I),
+    lazy_pattern(rf"(?=\d)(?<![\w.,])(\d{{1,3}}(?:,\d{{3}})*|\d+)(?:\s+|-){_PRODUCT}{{0,3}}{_GPU_NOUN}\b"),
+    lazy_pattern(rf"(?=\d)(?<![\w.,])(\d+)-(?:{_GPU_NOUN}|way|node)\b", re.I),
     re.compile(r"(?=\d)(?<![\w.,])(\d+)\s?[x×]\s?(?=[A-Z])"),
-    re.compile(
+    lazy_pattern(
         rf"(?=[{''.join(sorted({w[0] for w in WORD_NUMBERS}))}])\b({NUMBER_WORD})(?:\s+|-){_PRODUCT}{{0,3}}{_GPU_NOUN}\b",
         re.I,
     ),
@@ -78,7 +79,7 @@ CHIP_COUNT = [
 ]
 #: a list of counts sharing one noun: "with four, five and eight GPUs", "4, 8 or 16 GPUs"; at most
 #: seventeen counts, so a long run of comma-joined words or digits is read in linear time
-CHIP_COUNT_LIST = re.compile(
+CHIP_COUNT_LIST = lazy_pattern(
     rf"(?<![\w.,])({_NUM}(?:\s*,\s*{_NUM}){{0,15}})\s*,?\s+(?:and|or)\s+{_NUM}(?:\s+|-){_PRODUCT}{{0,3}}{_GPU_NOUN}\b",
     re.I,
 )
@@ -93,7 +94,7 @@ SCENARIOS = {
 }
 _CAT_NOUN = r"(?:category|categories|system|systems|row|rows|hardware|submission|submissions|result|results|part|parts|platforms?)"
 CATEGORIES = {
-    "available": re.compile(
+    "available": lazy_pattern(
         rf"\bAvailable\b|\bavailable\s+{_CAT_NOUN}\b|\bgenerally available\b|\bshipping\b"
     ),
     "preview": re.compile(rf"\bPreview\b|\bpreview\s+{_CAT_NOUN}\b|\bpre-?release\b"),
@@ -103,7 +104,7 @@ DIVISIONS = {
     "closed": re.compile(r"\bClosed\b|\bclosed division\b"),
     "open": re.compile(r"\bOpen\b(?!\s+(?:source|weights?|AI|models?)\b)|\bopen division\b"),
 }
-ROUND = re.compile(
+ROUND = lazy_pattern(
     r"(?=[vIrM])(?:(?:(?<![\w.])v|\bInference\s+v?|\bInference®?\s+v?|\bround\s+v?|\brounds\s+v?|\bversion\s+|\bMLPerf®?\s+v?)(\d+\.\d+)(?![\d\-])"
     r"|(?<![\w.])v(\d+\.\d+)(?![\d\-]))"
 )
@@ -312,7 +313,7 @@ class Vocabulary:
         ]
 
 
-PER_NODE = re.compile(
+PER_NODE = lazy_pattern(
     r"\b(?:nodes?|servers?|trays?|hosts?|blades?)\s+(?:of|with|each with)\s+$|"
     # "16 nodes, each with eight GPUs" (not "eight systems, each with eight GPUs": a system's count)
     r"\b(?:nodes?|servers?|trays?|hosts?|blades?)\b[^.;]{0,12}\beach (?:with )?$|\bper (?:node|server|tray|host)\s*$",
@@ -327,7 +328,7 @@ def chip_counts(text: str, *, strict: bool = False) -> set[int]:
     return counted if strict else every
 
 
-_HAS_COUNT = re.compile(rf"\d|\b{NUMBER_WORD}\b", re.I)
+_HAS_COUNT = lazy_pattern(rf"\d|\b{NUMBER_WORD}\b", re.I)
 
 
 def _chip_counts(text: str) -> tuple[set[int], set[int]]:

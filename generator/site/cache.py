@@ -11,10 +11,12 @@ the user's key is ignored and rebuilt, never unpickled.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
+import os
 import pickle
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -53,7 +55,10 @@ def files_digest(paths: list[Path]) -> str:
 class Entry:
     key: str
     deps: dict[str, str]
-    rendered: Rendered
+    #: the pickled rendering, unpickled only when the key and the rows match: an edited
+    #: article's stale rendering (a quarter of a megabyte for the reference article) is never
+    #: rebuilt into objects only to be thrown away
+    rendered: bytes
 
 
 class RenderCache:
@@ -76,20 +81,33 @@ class RenderCache:
         """The stored rendering of *path*, if its template, code, data and queried rows are unchanged."""
         table: ResultsTable = renderer.lib.table
         entry = _read_pickle(self.dir / f"{path.stem}.pickle")
-        entry = entry if isinstance(entry, Entry) else None
+        entry = entry if isinstance(entry, Entry) and isinstance(entry.rendered, bytes) else None
         try:
             key = self._key(path, table)
         except OSError:
             return None
         if entry is not None and entry.key == key and table.fingerprint(_keys(entry.deps)) == entry.deps:
-            self.hits += 1
-            return entry.rendered
+            rendered = _rendering(entry.rendered)
+            if rendered is not None:
+                self.hits += 1
+                return rendered
         self.misses += 1
         return None
 
     def store(self, path: Path, renderer: Renderer, rendered: Rendered, deps: dict[str, str]) -> None:
-        entry = Entry(self._key(path, renderer.lib.table), deps, rendered)
-        _write_pickle(self.dir / f"{path.stem}.pickle", entry)
+        blob = pickle.dumps(rendered, protocol=pickle.HIGHEST_PROTOCOL)
+        _write_pickle(
+            self.dir / f"{path.stem}.pickle", Entry(self._key(path, renderer.lib.table), deps, blob)
+        )
+
+
+def _rendering(blob: bytes) -> Rendered | None:
+    """The rendering pickled in a verified entry (see :func:`_read_pickle`); None if it does not load."""
+    try:
+        rendered = pickle.loads(blob)  # noqa: S301 - inside an entry signed with this user's key
+    except (pickle.UnpicklingError, EOFError, AttributeError, ImportError, TypeError, ValueError):
+        return None
+    return rendered if isinstance(rendered, Rendered) else None
 
 
 def _keys(deps: dict[str, str]) -> set[tuple[str, str]]:
@@ -116,32 +134,54 @@ def _write_pickle(path: Path, value: object) -> None:
 
 
 def results_digest(results_dir: Path, data_dir: Path) -> str:
-    """A hash of everything a loaded table depends on: every file of the results folder
-    (names and contents), the project's data files and the generator's code."""
+    """A hash of everything a loaded table depends on: the results folder (its real path: the
+    table names the files it read) and every file in it (names and contents), the project's
+    data files and the generator's code."""
     h = hashlib.sha256(code_version().encode())
+    h.update(f"{results_dir.resolve()}\0".encode())
     h.update(files_digest(list(data_dir.glob("*.toml"))).encode())
     hash_inputs(h, results_dir, "results")
     return h.hexdigest()
+
+
+#: tables a publication's cache keeps: one per results folder it is built or checked with (the
+#: official results, the embedded sample, another download), the least recently used removed
+#: beyond this many. It kept one, so a check with the sample threw away the official results'
+#: table and the next check of an article loaded them again (0.4 s, and pandas in workers).
+KEEP_TABLES = 4
 
 
 def cached_table(cache_dir: Path | None, digest: str, load: Callable[[], ResultsTable]) -> ResultsTable:
     """The table of *digest* from ``<cache_dir>/table-<digest>.pickle``, else *load* it and keep it.
 
     Parsing and validating the official files takes about 0.4 s; unpickling the result
-    takes a few milliseconds. Any change to a results file, a data file or the code
-    makes a new digest."""
+    takes a few milliseconds. Any change to a results file, a data file or the code, or
+    another results folder, makes a new digest (see :func:`results_digest`)."""
     from generator.data.table import ResultsTable  # imported here to keep start-up fast (it imports pandas)
 
     path = cache_dir / f"table-{digest[:32]}.pickle" if cache_dir else None
     table = _read_pickle(path) if path else None
-    if not isinstance(table, ResultsTable):
+    if isinstance(table, ResultsTable):
+        assert path is not None
+        with contextlib.suppress(OSError):
+            os.utime(path)  # used now: the last to be removed
+    else:
         table = load()
         if path is not None:
-            for old in path.parent.glob("table-*.pickle"):
-                old.unlink(missing_ok=True)
             _write_pickle(path, table)
+            _keep_newest(path.parent.glob("table-*.pickle"), KEEP_TABLES)
     table.digest = digest
     return table
+
+
+def _keep_newest(paths: Iterable[Path], count: int) -> None:
+    """Remove all but the *count* most recently used of *paths*."""
+    dated = []
+    for p in paths:
+        with contextlib.suppress(OSError):
+            dated.append((p.stat().st_mtime_ns, p))
+    for _, p in sorted(dated, reverse=True)[count:]:
+        p.unlink(missing_ok=True)
 
 
 class ChartCache:

@@ -25,8 +25,9 @@ from generator.check.scope import surroundings
 from generator.check.vocabulary import Mentions, chip_counts, family_of, variant_of, word_number
 from generator.data.row import Row
 from generator.data.versions import version_key
+from generator.lazy import lazy_pattern
 
-NOT_CLOSED = re.compile(
+NOT_CLOSED = lazy_pattern(
     r"\b(?:not|never|wouldn't|would not|could not|couldn't|cannot|can't)\s+(?:\w+\s+){0,3}(?:qualify|be eligible|be allowed|be permitted|be valid|meet|pass|comply)|"
     r"\b(?:none|neither|no)\b(?:\s+\w+){0,4}\s+(?:would|could|can|does|do|did)\s+(?:\w+\s+)?(?:qualify|be eligible|be allowed|meet|pass|comply)|"
     r"\b(?:a change to|changes?|changing|alter\w*|replac\w*|swap\w*)\s+(?:the\s+)?(?:model|checkpoint|weights)\b|"

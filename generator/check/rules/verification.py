@@ -33,6 +33,7 @@ from generator.check.rules.common import (
 from generator.check.scope import surroundings
 from generator.data.row import Row
 from generator.data.versions import version_key
+from generator.lazy import lazy_pattern
 
 OFFICIAL = re.compile(r"\b(?:MLCommons[- ])?(?:official(?:ly)?|verified|certified)\b", re.I)
 NEGATED = re.compile(
@@ -302,7 +303,7 @@ def _nearer_official(ctx: Context, c: Claim, start: int, derived: list[Claim]) -
 
 
 #: a derived value labelled so right after it: "11,229 per GPU (derived)", "11,229, a derived value"
-DERIVED_AFTER = re.compile(
+DERIVED_AFTER = lazy_pattern(
     r"(?:\s*+(?:[A-Za-z/][A-Za-z/-]{0,30}+\s++){0,5}?)?[\s,(—–-]*+(?:a\s+|an\s+|the\s+)?(?:derived|computed|calculated)\b",
     re.I,
 )
@@ -345,7 +346,7 @@ def _official_columns(ctx: Context, derived: list[Claim]) -> Iterator[Issue]:
 #: "official" qualifying the system's own result, in a sentence that says how the value is made
 #: from it ("divided by its GPUs, the official result comes to ...")
 OFFICIAL_TOTAL = r"\s+(?:system\s+|MLPerf®?\s+)?(?:results?|scores?|figures?|numbers?|throughput|totals?)\b"
-DIVIDED = re.compile(
+DIVIDED = lazy_pattern(
     r"\bdivid\w*|\bsplit (?:over|across|among)\b|\bspread (?:over|across)\b|\bworks? out\b|\bcomes? to\b|"
     r"\bamounts? to\b|\bequivalent to\b|\bsplit\b|\bshar(?:e|ed|es|ing)\b|\bderived\b",
     re.I,
