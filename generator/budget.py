@@ -49,6 +49,9 @@ def _with_alarm(seconds: float, work: Callable[[], T]) -> T:
         # a signal sent just before the work ended lands after it: in the cleanup below, or in
         # whatever the caller runs next; it must not raise there
         if not done.is_set() and not _swallowing(frame):  # else the next tick's signal
+            # one OverTime only: raised at the first step of the cleanup below, it would skip
+            # done.set(), and the watcher would go on signalling whatever runs next
+            done.set()
             raise OverTime
 
     main = threading.main_thread().ident
@@ -71,8 +74,10 @@ def _with_alarm(seconds: float, work: Callable[[], T]) -> T:
         return work()
     finally:
         done.set()
-        watcher.join()  # no signal is sent after this; one still pending runs alarm() meanwhile
-        signal.signal(signal.SIGPROF, before)
+        try:
+            watcher.join()  # no signal is sent after this; one still pending runs alarm() meanwhile
+        finally:
+            signal.signal(signal.SIGPROF, before)
 
 
 def _with_trace(seconds: float, work: Callable[[], T]) -> T:
