@@ -128,7 +128,7 @@
   // The note's visible back-link now leads to the marker just followed (without this script, to
   // the note's first marker).
   function followMarker(event) {
-    var ref = event.target.closest && event.target.closest("a.footnote-ref");
+    var ref = event.target.closest && event.target.closest("a.footnote-ref, sup.gi-fn-group > a");
     var sup = ref && ref.parentElement;
     var note = ref && document.getElementById(decodeURIComponent(ref.hash.slice(1)));
     var back = note && note.querySelector("a.footnote-backref");
