@@ -307,6 +307,18 @@ def entries_rounds(r: Rendered) -> list[str]:
     return list(dict.fromkeys(k[0] for k in long_notes(r)))
 
 
+#: a footnote marker as a built page holds it: a reference (``<sup id="fnref3:1">``), the comma or
+#: dash between two, a marker of many notes, the review view's markers
+_MARK_HTML = r'<sup (?:id="fnref\d*:[^"]+"|class="gi-fn[\w-]*"[^>]*)>.*?</sup>'
+MARKERS_HTML = re.compile(rf"{_MARK_HTML}(?:\s*{_MARK_HTML})*")
+
+
+def most_markers(html: str) -> int:
+    """The most footnote links in a row on a built page: those after one sentence (issue 35: the
+    round overview followed a sentence with twelve)."""
+    return max((run.count("<a ") for run in MARKERS_HTML.findall(html)), default=0)
+
+
 def note_runs(numbers: Iterable[int]) -> list[list[int]]:
     """*numbers* sorted, in runs of consecutive notes: ``[1, 2, 3, 5]`` -> ``[[1, 2, 3], [5]]``."""
     runs: list[list[int]] = []
@@ -316,6 +328,11 @@ def note_runs(numbers: Iterable[int]) -> list[list[int]]:
         else:
             runs.append([n])
     return runs
+
+
+def marker_links(runs: list[list[int]]) -> int:
+    """The links that say the notes *runs* (:func:`note_runs`): two for a range, one per other note."""
+    return sum(2 if len(r) > 2 else len(r) for r in runs)
 
 
 def notes_said(runs: list[list[int]]) -> tuple[str, str]:
@@ -334,8 +351,7 @@ def citation_markers(numbers: Iterable[int]) -> str:
     parts = [
         f"[^{r[0]}]{FN_RANGE}[^{r[-1]}]" if len(r) > 2 else FN_SEP.join(f"[^{n}]" for n in r) for r in runs
     ]
-    links = sum(2 if len(r) > 2 else len(r) for r in runs)
-    if links <= MAX_MARKERS:
+    if marker_links(runs) <= MAX_MARKERS:
         return FN_SEP.join(parts)
     short, words = notes_said(runs)
     return f'{_GROUP}<a href="#fn:{runs[0][0]}" title="See {words}">{short}</a></sup>'
