@@ -157,6 +157,10 @@
     // the theme wraps tables as it starts, which may be after this script: again once all is loaded
     window.addEventListener("load", scrollable);
     window.addEventListener("resize", function () { requestAnimationFrame(scrollable); });
+    // a table below the screen is drawn as it comes near (site.css: content-visibility): measured then
+    document.addEventListener("contentvisibilityautostatechange", function (event) {
+      if (!event.skipped) { requestAnimationFrame(scrollable); }
+    }, true);
     if (window.document$ && window.document$.subscribe) { window.document$.subscribe(function () { setTimeout(scrollable); }); }
     scrollable();
     document.addEventListener("click", followMarker, true);
