@@ -18,7 +18,12 @@ the DevTools protocol on the slow-phone profile of issue 35: 150 ms round trip, 
   DOMContentLoaded if later (the time-to-interactive of Lighthouse, without its network rule);
 - blocking_ms: the total blocking time (each long task's time beyond 50 ms, after first paint).
 
-``largest_html_kb`` is the largest HTML page of the whole site (every page, not only those opened).
+- tab_stops: the elements a keyboard can tab to, hidden or not (as tests/test_weight.py counts them;
+  the round overview had 5,455 before issue 35);
+- markers: the most footnote links after one sentence of the page's HTML (the markers in a row).
+
+``largest_html_kb`` is the largest HTML page of the whole site (every page, not only those opened),
+``most_markers`` the most footnote links after one sentence on any page of the site.
 """
 
 from __future__ import annotations
@@ -45,6 +50,7 @@ sys.path.insert(0, str(ROOT))
 
 from generator.project import Project  # noqa: E402
 from generator.site.build import build  # noqa: E402
+from generator.site.reader import most_markers  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"]
@@ -82,6 +88,9 @@ TIMINGS = """() => {
           transfer: nav.transferSize + res.reduce((s, r) => s + r.transferSize, 0),
           pending: res.filter(r => !r.responseEnd).length, now: performance.now()};
 }"""
+#: every element a keyboard can tab to, hidden or not (tests/test_weight.py's TAB_STOPS)
+TAB_STOPS = """() => [...document.querySelectorAll("a[href], button, input, select, textarea, summary, [tabindex]")]
+  .filter(e => e.tabIndex >= 0 && !e.disabled).length"""
 
 
 class GzipHandler(http.server.SimpleHTTPRequestHandler):
@@ -147,6 +156,7 @@ def load_once(browser: Any, url: str) -> dict[str, float]:
         if now != seen or t["pending"]:
             quiet_since, seen = time.monotonic(), now
     t = page.evaluate(TIMINGS)
+    tab_stops = page.evaluate(TAB_STOPS)
     context.close()
     fcp = t["fcp"] or t["dcl"]
     ends = [start + dur for start, dur in t["long"]]
@@ -157,6 +167,7 @@ def load_once(browser: Any, url: str) -> dict[str, float]:
         "interactive_s": max([t["dcl"], *ends]) / 1000,
         "blocking_ms": blocking,
         "transfer_kb": t["transfer"] / 1024,
+        "tab_stops": tab_stops,
     }
 
 
@@ -168,6 +179,10 @@ def measure(site: Path, runs: int) -> dict[str, Any]:
     biggest = max(pages, key=lambda p: p.stat().st_size)
     out["largest_html_kb"] = round(biggest.stat().st_size / 1024, 1)
     out["largest_html"] = str(biggest.relative_to(site))
+    marked = {str(p.relative_to(site)): most_markers(p.read_text("utf-8")) for p in pages}
+    out["most_markers_page"] = max(sorted(marked), key=lambda k: marked[k])
+    out["most_markers"] = marked[out["most_markers_page"]]
+    load = os.getloadavg()[0]
     with served(site) as base, sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         for kind, names in KINDS.items():
@@ -178,8 +193,12 @@ def measure(site: Path, runs: int) -> dict[str, Any]:
             row: dict[str, Any] = {"page": name, "html_kb": round((site / name).stat().st_size / 1024, 1)}
             for key in loads[0]:
                 row[key] = round(statistics.median(x[key] for x in loads), 2 if key.endswith("_s") else 1)
+            row["tab_stops"] = int(row["tab_stops"])
+            row["markers"] = marked[name]
             out["pages"][kind] = row
         browser.close()
+    # the machine's load (1-minute average) as the loads began and ended: timings are its to judge
+    out["load"] = [round(load, 2), round(os.getloadavg()[0], 2)]
     return out
 
 
@@ -208,7 +227,18 @@ def main() -> None:
         print(json.dumps(out, indent=1))
         return
     print(f"profile: {out['profile']}; largest page: {out['largest_html']} {out['largest_html_kb']} KB")
-    cols = ["html_kb", "transfer_kb", "fcp_s", "dcl_s", "interactive_s", "blocking_ms"]
+    print(f"machine load (1 min) {out['load'][0]} -> {out['load'][1]} on {os.cpu_count()} cores")
+    print(f"most footnote links after one sentence: {out['most_markers']} ({out['most_markers_page']})")
+    cols = [
+        "html_kb",
+        "transfer_kb",
+        "fcp_s",
+        "dcl_s",
+        "interactive_s",
+        "blocking_ms",
+        "tab_stops",
+        "markers",
+    ]
     print(f"{'kind':<11}" + "".join(f"{c:>14}" for c in cols) + "  page")
     for kind, row in out["pages"].items():
         print(f"{kind:<11}" + "".join(f"{row[c]:>14}" for c in cols) + f"  {row['page']}")

@@ -144,9 +144,7 @@ def test_a_broken_mkdocs_yml_fails_the_build_after_the_articles_and_keeps_the_si
     build(project=project, results=results, site_dir=site, log=quiet)
     before = {p: p.read_bytes() for p in site.rglob("*") if p.is_file()}
     yml = project.mkdocs_yml
-    yml.write_text(
-        yml.read_text("utf-8").replace("  - search\n", "  - search\n  - no-such-plugin\n"), "utf-8"
-    )
+    yml.write_text(yml.read_text("utf-8").replace("plugins:\n", "plugins:\n  - no-such-plugin\n"), "utf-8")
     with pytest.raises(BuildError) as exc:
         build(project=project, results=results, site_dir=site, log=quiet)
     assert exc.value.message == f"{yml}: MkDocs failed: Aborted with a configuration error!"

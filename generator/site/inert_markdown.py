@@ -61,7 +61,7 @@ _ONE = "|".join(
         _ENTRY,
         _ID,
         rf'<mark class="gi-fig" title={_VALUE}>{_TEXT}</mark>',
-        rf'<sup class="gi-fn">{_LINK}(?:,{_LINK})*</sup>',
+        rf'<sup class="gi-fn">{_LINK}(?:[,\u2013]{_LINK})*</sup>',
         rf'<span class="gi-sub">{_TEXT}(?:{_ENTRY}|{_ID})?{_TEXT}</span>',
     ]
 )
@@ -80,7 +80,8 @@ INERT_CELL = re.compile(_TEXT)
 #: the steps of every kind whose effect on text this module knows: Markdown's own, those of
 #: tables, footnotes, admonitions, attribute lists, tables of contents, md_in_html and fenced
 #: code, and those MkDocs adds to every page (anchors and title read from the tree, links made
-#: relative in it: the stash holds no id, name or relative link; raw HTML scanned for ids)
+#: relative in it: the stash holds no id, name or relative link; raw HTML scanned for ids), and the
+#: site's one back-link per footnote (generator.site.footnote_backlinks: drops elements, reads no text)
 KNOWN = {
     "preprocessors": "normalize_whitespace html_block fenced_code_block mkdocs_raw_html gi_inert gi_hide",
     "blockprocessors": "empty indent code hashheader setextheader hr olist ulist quote reference "
@@ -89,7 +90,7 @@ KNOWN = {
     "short_image_ref autolink automail linebreak html entity em_strong em_strong2 not_strong footnote "
     "gi_inert_html",
     "treeprocessors": "inline prettify unescape attr_list footnote footnote-duplicate toc "
-    "mkdocs_extract_anchors relpath mkdocs_extract_title",
+    "mkdocs_extract_anchors relpath mkdocs_extract_title gi-one-backlink",
     "postprocessors": "amp_substitute raw_html footnote gi_restore",
 }
 

@@ -67,6 +67,7 @@ EXTENSIONS = (
     "md_in_html",
     "attr_list",
     "footnotes",
+    "generator.site.footnote_backlinks",  # one back-link per note (after footnotes: it runs after them)
     "generator.site.inert_markdown",
     "generator.site.markdown_budget",  # every page converted within a time, size and depth budget
 )

@@ -50,6 +50,13 @@ GENERATED_MARKER = re.compile(r"\[\^?\\\[(\d+)\\\]\]\(#mlperf-fn-(\d+)\)")
 MARKER_RUN = re.compile(rf"(?:{GENERATED_MARKER.pattern})+")
 #: between two footnote references of one citation: a superscript comma
 FN_SEP = '<sup class="gi-fn-sep">,</sup>'
+#: between the first and the last of three or more notes in a row: a superscript en dash (``¹⁻⁴``)
+FN_RANGE = '<sup class="gi-fn-range">\u2013</sup>'
+#: the most footnote links after one sentence: a citation of more notes than a range or two can say
+#: is one link, to its first note, that names them all (the round overview followed a sentence with
+#: twelve markers, "1,2,3,...,12")
+MAX_MARKERS = 3
+_GROUP = '<sup class="gi-fn-group">'
 NOTE_LINE = re.compile(r'^\d+\. <a id="mlperf-fn-(\d+)"></a>.*$')
 ENTRY_ID = re.compile(r"(?<![\w.\-/#])(\d+\.\d+-\d{4})(?![\w\-])")
 #: code spans, HTML tags and Markdown links: entry IDs inside them are not made links
@@ -300,8 +307,58 @@ def entries_rounds(r: Rendered) -> list[str]:
     return list(dict.fromkeys(k[0] for k in long_notes(r)))
 
 
+#: a footnote marker as a built page holds it: a reference (``<sup id="fnref3:1">``), the comma or
+#: dash between two, a marker of many notes, the review view's markers
+_MARK_HTML = r'<sup (?:id="fnref\d*:[^"]+"|class="gi-fn[\w-]*"[^>]*)>.*?</sup>'
+MARKERS_HTML = re.compile(rf"{_MARK_HTML}(?:\s*{_MARK_HTML})*")
+
+
+def most_markers(html: str) -> int:
+    """The most footnote links in a row on a built page: those after one sentence (issue 35: the
+    round overview followed a sentence with twelve)."""
+    return max((run.count("<a ") for run in MARKERS_HTML.findall(html)), default=0)
+
+
+def note_runs(numbers: Iterable[int]) -> list[list[int]]:
+    """*numbers* sorted, in runs of consecutive notes: ``[1, 2, 3, 5]`` -> ``[[1, 2, 3], [5]]``."""
+    runs: list[list[int]] = []
+    for n in sorted(set(numbers)):
+        if runs and n == runs[-1][-1] + 1:
+            runs[-1].append(n)
+        else:
+            runs.append([n])
+    return runs
+
+
+def marker_links(runs: list[list[int]]) -> int:
+    """The links that say the notes *runs* (:func:`note_runs`): two for a range, one per other note."""
+    return sum(2 if len(r) > 2 else len(r) for r in runs)
+
+
+def notes_said(runs: list[list[int]]) -> tuple[str, str]:
+    """A citation of several notes in few characters and in words: ``("1–5,7", "notes 1 to 5 and 7")``."""
+    short = [f"{r[0]}\u2013{r[-1]}" if len(r) > 2 else ",".join(map(str, r)) for r in runs]
+    words = [w for r in runs for w in ([f"{r[0]} to {r[-1]}"] if len(r) > 2 else map(str, r))]
+    told = ", ".join(words[:-1]) + " and " + words[-1] if len(words) > 1 else words[0]
+    return ",".join(short), f"notes {told}"
+
+
+def citation_markers(numbers: Iterable[int]) -> str:
+    """The footnote references after a sentence citing the notes *numbers*: one per note
+    (``¹,³``), three or more notes in a row as a range (``¹⁻⁴``: its first and last note linked),
+    and past :data:`MAX_MARKERS` links one link to the first note naming them all (``¹⁻⁵ʼ⁷ʼ⁹``)."""
+    runs = note_runs(numbers)
+    parts = [
+        f"[^{r[0]}]{FN_RANGE}[^{r[-1]}]" if len(r) > 2 else FN_SEP.join(f"[^{n}]" for n in r) for r in runs
+    ]
+    if marker_links(runs) <= MAX_MARKERS:
+        return FN_SEP.join(parts)
+    short, words = notes_said(runs)
+    return f'{_GROUP}<a href="#fn:{runs[0][0]}" title="See {words}">{short}</a></sup>'
+
+
 def _markers(text: str, seen: set[str] | None = None) -> str:
-    """Generated markers as Markdown footnote references, those of one citation separated; a note
+    """Generated markers as Markdown footnote references (:func:`citation_markers`); a note
     *seen* already in the paragraph is not marked again (a sentence citing every round of the
     overview repeated twelve markers), and *seen* gets the notes marked here."""
     shown = set() if seen is None else seen
@@ -309,7 +366,7 @@ def _markers(text: str, seen: set[str] | None = None) -> str:
     def run(m: re.Match[str]) -> str:
         new = [x.group(2) for x in GENERATED_MARKER.finditer(m.group(0)) if x.group(2) not in shown]
         shown.update(new)
-        return FN_SEP.join(f"[^{n}]" for n in new)
+        return citation_markers(int(n) for n in new) if new else ""
 
     return MARKER_RUN.sub(run, text)
 
@@ -405,7 +462,15 @@ def reader_markdown(r: Rendered, ctx: NoteContext) -> str:
         lines.append(_wrap_ids(_table_row(_markers(ln, own)), ctx.details))
     lines = drop_empty_headings(lines)
     notes = reader_notes(r, ctx) if r.groups else []
-    return "\n".join(lines).rstrip("\n") + ("\n\n" + "\n\n".join(notes) if notes else "") + "\n"
+    text = _number_groups("\n".join(lines).rstrip("\n"))
+    return text + ("\n\n" + "\n\n".join(notes) if notes else "") + "\n"
+
+
+def _number_groups(text: str) -> str:
+    """Each marker of many notes (:func:`citation_markers`) with an ID of its own, for the back-link
+    of the note it leads to (``assets/charts.js``)."""
+    count = iter(range(1, text.count(_GROUP) + 1))
+    return re.sub(re.escape(_GROUP), lambda _: f'{_GROUP[:-1]} id="fngroup-{next(count)}">', text)
 
 
 def benchmarks_of(r: Rendered) -> list[str]:

@@ -16,7 +16,14 @@ from generator.article.escape import attr, md, md_attr
 from generator.article.figures import rows_text
 from generator.article.render import FigureUse, Rendered
 from generator.check import Finding
-from generator.site.reader import GENERATED_MARKER, MARKER_RUN
+from generator.site.reader import (
+    GENERATED_MARKER,
+    MARKER_RUN,
+    MAX_MARKERS,
+    marker_links,
+    note_runs,
+    notes_said,
+)
 
 SEVERITY_BOX = {"error": "failure", "warning": "warning", "info": "info"}
 
@@ -151,12 +158,21 @@ def one_folder_down(markdown: str) -> str:
 
 def review_markers(markdown: str) -> str:
     """The generated markers ``[^\\[1\\]](#mlperf-fn-1)[\\[3\\]](#mlperf-fn-3)`` (which print
-    as ``^[1][3]``) as one superscript of links to the notes: ``¹,³``."""
+    as ``^[1][3]``) as one superscript of links to the notes: ``¹,³``; three notes or more in a row
+    as a range (``¹⁻⁴``), more than three links' worth as one link naming them all."""
+
+    def link(n: int) -> str:
+        return f'<a href="#mlperf-fn-{n}" title="Note {n}">{n}</a>'
 
     def run(m: re.Match[str]) -> str:
-        nums = [x.group(2) for x in GENERATED_MARKER.finditer(m.group(0))]
-        links = ",".join(f'<a href="#mlperf-fn-{n}" title="Note {n}">{n}</a>' for n in nums)
-        return f'<sup class="gi-fn">{links}</sup>'
+        runs = note_runs(int(x.group(2)) for x in GENERATED_MARKER.finditer(m.group(0)))
+        if marker_links(runs) > MAX_MARKERS:  # as on the reader's page (reader.citation_markers)
+            short, words = notes_said(runs)
+            return (
+                f'<sup class="gi-fn"><a href="#mlperf-fn-{runs[0][0]}" title="See {words}">{short}</a></sup>'
+            )
+        said = [f"{link(r[0])}\u2013{link(r[-1])}" if len(r) > 2 else ",".join(map(link, r)) for r in runs]
+        return f'<sup class="gi-fn">{",".join(said)}</sup>'
 
     return MARKER_RUN.sub(run, markdown)
 

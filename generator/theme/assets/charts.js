@@ -128,7 +128,7 @@
   // The note's visible back-link now leads to the marker just followed (without this script, to
   // the note's first marker).
   function followMarker(event) {
-    var ref = event.target.closest && event.target.closest("a.footnote-ref");
+    var ref = event.target.closest && event.target.closest("a.footnote-ref, sup.gi-fn-group > a");
     var sup = ref && ref.parentElement;
     var note = ref && document.getElementById(decodeURIComponent(ref.hash.slice(1)));
     var back = note && note.querySelector("a.footnote-backref");
@@ -157,6 +157,10 @@
     // the theme wraps tables as it starts, which may be after this script: again once all is loaded
     window.addEventListener("load", scrollable);
     window.addEventListener("resize", function () { requestAnimationFrame(scrollable); });
+    // a table below the screen is drawn as it comes near (site.css: content-visibility): measured then
+    document.addEventListener("contentvisibilityautostatechange", function (event) {
+      if (!event.skipped) { requestAnimationFrame(scrollable); }
+    }, true);
     if (window.document$ && window.document$.subscribe) { window.document$.subscribe(function () { setTimeout(scrollable); }); }
     scrollable();
     document.addEventListener("click", followMarker, true);
