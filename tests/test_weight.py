@@ -236,9 +236,9 @@ def test_screenshots_of_the_home_page_and_the_project_articles(
 ) -> None:
     SCREENSHOTS.mkdir(exist_ok=True)
     shots = {"home": HOME, "per-gpu": ARTICLE, "round-overview": OVERVIEW}
-    family = sorted((site / "families").glob("*.html")) if (site / "families").is_dir() else []
-    if family:  # the family pages come with another change
-        shots["family"] = str(family[0].relative_to(site))
+    family = sorted((site / "families").glob("*.html"))
+    assert family, "the site has a page per accelerator family"
+    shots["family"] = str(family[0].relative_to(site))
     for label, name in shots.items():
         page = open_page(browser, f"{served}/{name}", width)
         path = SCREENSHOTS / f"{label}-{width}.png"
