@@ -1033,3 +1033,77 @@ def test_a_measured_power_copied_into_constant_points_to_power(
         for f in check(article(tmp_path, placeholder, front), official, manifest)
         if f.rule in ("MLP019", "MLP011")
     ] == []
+
+
+def test_the_last_of_parallel_list_items_carries_per_gpu_over_as_a_warning(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    body = (
+        f"{{%- set a = {A} -%}}{{%- set b = {B} -%}}\n"
+        "MLPerf® Inference v6.1, gpt-oss-120b Server, Closed, Available, eight GPUs; per-GPU values are derived:\n\n"
+        "- The B300 system delivers {{ a }} tokens per second per GPU.\n"
+        "- The XD690 system delivers {{ b }}.{{ cite() }}\n\n{{ footnotes() }}\n"
+    )
+    path = article(tmp_path, body, FRONT)
+    assert [f.severity for f in check(path, official, manifest) if f.rule == "MLP031"] == ["warning"]
+    alone = article(tmp_path, body.replace(" tokens per second per GPU.", "."), FRONT)
+    assert [f.severity for f in check(alone, official, manifest) if f.rule == "MLP031"] == ["error", "error"]
+
+
+def test_a_typed_value_under_a_per_gpu_header_is_a_per_gpu_value(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    body = (
+        "All from MLPerf® Inference v6.1, Closed Datacenter, gpt-oss-120b, Server, Available, eight GPUs.[^1]\n\n"
+        "| System | Entry | System result | Per GPU |\n|---|---|--:|--:|\n"
+        "| HPE XD690 | 6.1-0052 | 113,685 tokens/s | 14,210.6 tokens/s |\n\n" + NOTE.format(ids="6.1-0052")
+    )
+    assert findings(tmp_path, body, official, manifest, "MLP031") == []
+
+
+def test_an_early_press_release_whose_title_names_a_cited_submitter_is_undecided(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    body = "HPE's XD690 (entry 6.1-0052) gave 113,685 tokens/s on gpt-oss-120b Server in MLPerf® Inference v6.1.[^1]\n\n"
+    body += NOTE.format(ids="6.1-0052")
+    front = 'title: "{t}"\ndate: 2026-09-17\nrounds: ["6.1"]\n'
+    own = article(
+        tmp_path, body, front.format(t="Press release: HPE XD690 achieves results in MLPerf® Inference v6.1")
+    )
+    assert [f.severity for f in check(own, official, manifest) if f.rule == "MLP015"] == ["warning"]
+    other = article(tmp_path, body, front.format(t="HPE's XD690 in MLPerf® Inference v6.1"))  # a review
+    assert [f.severity for f in check(other, official, manifest) if f.rule == "MLP015"] == ["error"]
+
+
+def test_a_configuration_named_by_its_rating_is_no_power_claim(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    body = (
+        '{%- set off = result("5.1-0062", "llama3.1-8b", "Offline") -%}\n'
+        "**Configuration tested:** eight B200 GPUs, B200 TGP 1000W configuration, TensorRT: {{ off }} "
+        "tokens/s on llama3.1-8b Offline in MLPerf® Inference v5.1.{{ cite() }}\n\n{{ footnotes() }}\n"
+    )
+    front = 'title: t\ndate: 2026-10-20\nrounds: ["5.1"]\n'
+    assert [f for f in check(article(tmp_path, body, front), official, manifest) if f.rule == "MLP011"] == []
+    claim = body.replace("B200 TGP 1000W configuration, TensorRT", "at a 1000W TGP per GPU")
+    assert (
+        len([f for f in check(article(tmp_path, claim, front), official, manifest) if f.rule == "MLP011"])
+        == 1
+    )
+
+
+def test_a_typed_percentage_that_compares_no_results_is_a_warning(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    body = (
+        f"{{%- set a = {A} -%}}\n"
+        "Our model assumed a price discount of 10% to 15%; the B300 row gave {{ a }} tokens/s per GPU, "
+        "a derived value.{{ cite() }}\n\n{{ footnotes() }}\n"
+    )
+    path = article(tmp_path, body, FRONT)
+    assert [f.severity for f in check(path, official, manifest) if f.rule == "MLP019"] == [
+        "warning",
+        "warning",
+    ]
+    faster = article(tmp_path, body.replace("a price discount of 10% to 15%", "it is 12% faster"), FRONT)
+    assert [f.severity for f in check(faster, official, manifest) if f.rule == "MLP019"] == ["error"]

@@ -39,6 +39,10 @@ ACCURACY_WORDS = re.compile(r"\baccuracy\b|\btargets?\b|\breference model", re.I
 PER_GPU_HEADER = re.compile(PER_ACCELERATOR + r"|\bper\s?GPU", re.I)
 UNVERIFIED_NEAR = re.compile(r"\bunverified\b[^.;:,]*$", re.I)
 QUOTED = re.compile(r"“[^”]*”|\"[^\"\n]*\"")
+#: a column of per-accelerator values: "Per GPU", "Tokens/s per GPU (derived)", "Per card"
+PER_GPU_HEADER = re.compile(
+    r"\bper[-\s]+(?:GPU|accelerator|chip|card|device)s?\b|/\s*(?:GPU|accelerator)\b", re.I
+)
 #: a quotation's attribution: "— Jane Doe", "said Jane", "according to", "wrote"
 ATTRIBUTION = re.compile(
     r"(?:^|\n|\s)[—–-]{1,2}\s*[A-Z]|\b(?:said|says|told|wrote|writes|according to|quoted|asked)\b|[“”\"]"
@@ -109,6 +113,11 @@ class Context:
         if spans is None:
             spans = self._quotes[id(block)] = [(m.start(), m.end()) for m in QUOTED.finditer(block.text)]
         return any(a < index < z for a, z in spans)
+
+    def _per_gpu_column(self, b: Block) -> bool:
+        """Whether the header of a table cell's column says its values are per accelerator."""
+        header = next((x for x in self.doc.cells(b.table) if x.row == 0 and x.col == b.col), None)
+        return header is not None and bool(PER_GPU_HEADER.search(header.text))
 
     def _attributed(self, block: Block) -> bool:
         """Whether a block quote quotes someone ("... ," said the CEO; "— Jane Doe"; a text in
@@ -218,6 +227,8 @@ class Context:
     def _typed(self, b: Block, m: re.Match[str]) -> Claim:
         value, tol, suffix = parse_number(m)
         unit = unit_of(b, m, suffix)
+        if unit in ("throughput", "") and b.table >= 0 and b.row > 0 and self._per_gpu_column(b):
+            unit = "per_gpu"  # "| Per GPU |" over "| 8,271.5 tokens/s |": the header says what it is
         if unit == "ratio" and not suffix:
             suffix = "times"  # "a factor of 48"
         kinds = {

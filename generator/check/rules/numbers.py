@@ -9,6 +9,7 @@ from dataclasses import replace
 
 from generator.check.claims import Claim
 from generator.check.context import Context
+from generator.check.document import Block
 from generator.check.registry import Issue, rule
 from generator.check.rules.common import OWN_RUN, at_claim, everything, label, states_derived
 from generator.check.rules.power import SETTING
@@ -94,6 +95,16 @@ def hand_typed_number(ctx: Context) -> Iterator[Issue]:
             or _accuracy(c)
             or _power_setting(ctx, c)
         ):
+            continue
+        if c.unit == "pct" and not _comparing(c):  # "a price discount of 10% to 15%": an assumption
+            yield replace(
+                at_claim(
+                    c,
+                    f"{c.text} is typed by hand (no comparison of results)",
+                    "print it with constant(value, why)",
+                ),
+                undecided=True,
+            )
             continue
         if QUESTION.search(c.block.words(c.sentence)):  # "So, is it 2.5×?": a claim under examination
             yield replace(
@@ -189,11 +200,30 @@ def _per_gpu_printed_as_total(ctx: Context) -> Iterator[Issue]:
             continue
         r = c.rows[0] if c.rows else None
         total = f" (the system result is {r.result:,.0f})" if r is not None else ""
-        yield at_claim(
+        issue = at_claim(
             c,
             f"{c.text} is a per-GPU value printed as what a system delivered{total}; nothing beside it says per GPU",
             "say it is per GPU, and derived, or print the system result with result(...)",
         )
+        # the last of parallel list items ("- ... delivers 14,211 tokens per second per GPU." then
+        # "- ... delivers 13,906."): a reader carries the unit over; the editor decides
+        yield (
+            replace(issue, undecided=True)
+            if any(PER_EACH.search(x.text) for x in _earlier_items(ctx, b))
+            else issue
+        )
+
+
+def _earlier_items(ctx: Context, b: Block) -> list[Block]:
+    """The items of *b*'s list before it (none when *b* is no list item)."""
+    if b.kind != "item":
+        return []
+    out: list[Block] = []
+    for x in reversed(ctx.doc.blocks[: ctx.doc.index(b)]):
+        if x.kind != "item":
+            break
+        out.append(x)
+    return out
 
 
 #: a unit no result is given in: power, time, memory, money
@@ -321,6 +351,23 @@ def _row_label(c: Claim) -> bool:
         and not c.unit
         and float(c.value).is_integer()
     )
+
+
+#: words that make a percentage a comparison of results ("12% faster", "ahead by 5%", "a gain of 9%")
+PCT_COMPARE = re.compile(
+    r"\b(?:faster|slower|higher|lower|more|less|ahead|behind|better|worse|above|below|gain\w*|"
+    r"increas\w*|decreas\w*|improv\w*|drop\w*|fell|rose|ris\w*|grew|grow\w*|jump\w*|up|down|than|over|"
+    r"lead\w*|trail\w*|advantage|edge|margin|gap|differ\w*|change\w*|efficien\w*|scal\w*|of (?:the|its) (?:best|top|leader))\b",
+    re.I,
+)
+
+
+def _comparing(c: Claim) -> bool:
+    """Whether the words around a typed percentage make it a comparison of results."""
+    text = c.block.text
+    around = text[max(c.sentence.start, c.index - 50) : c.index + len(c.text) + 40]
+    of = re.match(r"\s*of\b", text[c.index + len(c.text) :])  # "70% of the Server figure": made from a result
+    return bool(PCT_COMPARE.search(around)) or bool(c.rows) or of is not None
 
 
 def _power_setting(ctx: Context, c: Claim) -> bool:

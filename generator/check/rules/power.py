@@ -25,6 +25,12 @@ POWER = re.compile(
 SETTING = re.compile(
     r"\b(?:power|TDP|TGP)\s+(?:limit|cap|setting)\b|\b(?:capped|limited|configured|set)\s+(?:at|to)\b", re.I
 )
+#: a configuration named by its rating, as the official notes name it ("B200 TGP 1000W
+#: configuration", 'the "TGP 1000W" label above names the GPU configuration'): no power claim
+CONFIG_LABEL = re.compile(
+    r"\b(?:TDP|TGP|TBP)\s?\d[\d,.]*\s?W\b[\s\"”'’]*(?:\w+\s+){0,5}?(?:configuration|variant|SKU|mode|setting)s?\b",
+    re.I,
+)
 BARE_WATTS = re.compile(r"^\d[\d,.]*\s?(?:kW|MW|W|watts?|kilowatts?|megawatts?)$", re.I)
 PROXY = re.compile(r"\bTDP\b|\bTGP\b|\bTBP\b|\brated power\b|\bPSU\b|\bnominal\b|\bnameplate\b", re.I)
 
@@ -44,7 +50,9 @@ def power_without_measurement(ctx: Context) -> Iterator[Issue]:
     sentence that prints results, or in a paragraph whose results have no measured MLPerf®
     power. A proxy such as TDP is never allowed; measured system power is the only
     sanctioned power metric, and only for submissions that measured it. Words a placeholder
-    printed from the data (a system named "0W") are not the article's claim."""
+    printed from the data (a system named "0W") are not the article's claim, nor is a
+    configuration named by its rating ("B200 TGP 1000W configuration", as the official notes
+    name it)."""
     for b in ctx.prose():
         # a sentence can hold power wording only where the block's own search finds some
         spans = [(m.start(), m.end()) for m in POWER.finditer(b.text)]
@@ -67,6 +75,9 @@ def power_without_measurement(ctx: Context) -> Iterator[Issue]:
             own = [r for c in numbers for r in c.rows]
             if not numbers and not (rows and re.search(r"(?<![\w.])\d", text)):
                 continue  # a version ("v6.1") is no number a power claim could rest on
+            labels = [(x.start(), x.end()) for x in CONFIG_LABEL.finditer(text)]
+            if labels and all(any(a <= p.start() < z for a, z in labels) for p in POWER.finditer(text)):
+                continue  # its only power words name a configuration ("TGP 1000W configuration")
             if _setting(ctx, b, text):
                 continue
             unmeasured = sorted({label(r) for r in own or rows if not r.has_power})

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections.abc import Iterator
+from dataclasses import replace
 
 from generator.check.context import Context
 from generator.check.registry import Issue, rule
@@ -31,7 +33,9 @@ def published_too_early(ctx: Context) -> Iterator[Issue]:
     """Reports an article dated before the end of the two-week window that follows the official
     publication of a round whose results it cites (dates from ``data/rounds.toml``). A submitter
     publishing its own results (front matter ``publisher: Nebius``, a submitter of the cited
-    rows) may publish from the publication date on."""
+    rows) may publish from the publication date on. Without ``publisher:``, an article whose
+    author is a submitter of the cited rows, or whose title reads as one's own announcement
+    ("Press release: AMD Instinct MI355X achieves ..."), may be its own: a warning."""
     date = ctx.rendered.article.date
     if date is None:
         return
@@ -55,14 +59,38 @@ def published_too_early(ctx: Context) -> Iterator[Issue]:
                 f"date the article {earliest.isoformat()} or later",
             )
         elif date < earliest:
-            yield at_meta(
+            issue = at_meta(
                 ctx,
                 "date",
                 0,
                 f"dated {date.isoformat()}, before {earliest.isoformat()}: non-submitters may publish v{v} "
                 f"results only two weeks after their {rnd.published.isoformat()} publication",
-                f"date the article {earliest.isoformat()} or later",
+                f"date the article {earliest.isoformat()} or later, or name the submitter that publishes "
+                "its own results in the front matter (publisher: ...)",
             )
+            # a press release whose title or author names a submitter of the cited rows may be that
+            # submitter's own: without "publisher:" the checker cannot tell (a warning)
+            yield replace(issue, undecided=_names_a_submitter(ctx, submitted)) if not publisher else issue
+
+
+def _names_a_submitter(ctx: Context, submitted: set[str]) -> bool:
+    """Whether the title or the author names a submitter of the cited rows ("AMD Instinct MI355X
+    achieves ...", "author: NVIDIA newsroom")."""
+    meta = ctx.rendered.article.meta
+    title, author = str(meta.get("title", "")).lower(), str(meta.get("author", "")).lower()
+
+    def names(text: str) -> bool:
+        return any(re.search(rf"\b{re.escape(s.split()[0])}\b", text) for s in submitted if s)
+
+    # the submitter as the author, or a title that reads as its own announcement: a review of
+    # "Dell's two B300 chassis" names a submitter without being one
+    return names(author) or (names(title) and bool(ANNOUNCEMENT.search(f"{title} {author}")))
+
+
+#: a title or author that reads as a company's own announcement
+ANNOUNCEMENT = re.compile(
+    r"\bpress release\b|\bannounc\w*|\bachiev\w*|\bunveil\w*|\bnewsroom\b|\bcorporate communications\b"
+)
 
 
 @rule(
