@@ -1107,3 +1107,47 @@ def test_a_typed_percentage_that_compares_no_results_is_a_warning(
     ]
     faster = article(tmp_path, body.replace("a price discount of 10% to 15%", "it is 12% faster"), FRONT)
     assert [f.severity for f in check(faster, official, manifest) if f.rule == "MLP019"] == ["error"]
+
+
+def test_our_best_run_is_an_own_run(tmp_path: Path, official: ResultsTable, manifest: Manifest) -> None:
+    body = (
+        "Our best run reached 32,800 tokens/s on llama2-70b-99 Offline, MLPerf® Inference v6.1. The "
+        "published result of HPE's XD690 (entry 6.1-0052) is 113,685 tokens/s on gpt-oss-120b Server.[^1]\n\n"
+        + NOTE.format(ids="6.1-0052")
+    )
+    found = findings(tmp_path, body, official, manifest, "MLP033")
+    assert len(found) == 1 and found[0].startswith("6:22 32,800 is a score of the author's own run"), found
+
+
+def test_validated_by_mlcommons_as_a_product_is_an_endorsement(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    body = "- **Validated by MLCommons as an enterprise-ready inference platform.**\n"
+    assert len(findings(tmp_path, body, official, manifest, "MLP032")) == 1
+    reviewed = "Its MLPerf® Inference v6.1 results were verified by MLCommons Association.\n"
+    assert findings(tmp_path, reviewed, official, manifest, "MLP032") == []
+
+
+def test_which_is_our_official_score_after_a_composite_is_mlp023(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    body = (
+        f"{{%- set a = {A} -%}}{{%- set b = {B} -%}}{{%- set r = ratio(a, b) -%}}\n"
+        "On gpt-oss-120b Server in MLPerf® Inference v6.1, per GPU we are at {{ r }} of theirs. Average the "
+        'ratios and you get {{ ratio(r|float + r|float, 2, style="plain") }}, which is our official MLPerf® '
+        "Inference v6.1 score.{{ cite() }}\n\n{{ footnotes() }}\n"
+    )
+    found = findings(tmp_path, body, official, manifest, "MLP023")
+    assert len(found) == 1 and '"official" is applied to ' in found[0], found
+
+
+def test_a_market_wide_superlative_in_an_article_that_cites_results_is_reported(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    body = (
+        f"MLPerf® Inference v6.1, gpt-oss-120b Server, Closed, Available, eight GPUs: {{{{ {A} }}}} tokens/s "
+        "per GPU, a derived value.{{ cite() }}\n\nPerhaps. But the eight-GPU B300 is the fastest inference "
+        "accelerator money can buy today.\n\n{{ footnotes() }}\n"
+    )
+    found = findings(tmp_path, body, official, manifest, "MLP026")
+    assert len(found) == 1 and "money can buy: a claim about every product" in found[0], found

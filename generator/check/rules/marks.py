@@ -306,7 +306,11 @@ def attribution_missing(ctx: Context) -> Iterator[Issue]:
 #: wording that makes MLCommons (or the MLPerf name) vouch for a company or product: endorsed,
 #: approved, certified, recommended or accredited by it, or an "MLPerf® ... certified" product
 #: ("verified by MLCommons Association" is what a reviewed result is, and is not reported)
-_BY = r"(?:endorsed|approved|certified|recommended|accredited|sanctioned|backed)\s+by\s+(?:the\s+)?(?:MLCommons|MLPerf)"
+_BY = (
+    r"(?:endorsed|approved|certified|recommended|accredited|sanctioned|backed)\s+by\s+(?:the\s+)?(?:MLCommons|MLPerf)|"
+    # "Validated by MLCommons as an enterprise-ready platform": a product vouched for, not a result reviewed
+    r"validated\s+by\s+(?:the\s+)?MLCommons(?:\s+Association)?\s+as\b"
+)
 _ENDORSES = (
     r"MLCommons(?:\s+Association)?(?:\s+(?:itself|officially|now|also|has|have|had|did|does|would))*\s+"
     r"(?:endorse[sd]?|approve[sd]?|certif(?:ies|ied|y)|recommend(?:s|ed)?|accredit(?:s|ed)?|(?:hand)?picked|chose|crowned)\b"

@@ -262,6 +262,7 @@ def superlative_without_scope(ctx: Context) -> Iterator[Issue]:
         for s in b.sentences:
             text = b.words(s)
             if not _about_results(ctx, b, s) and not re.search(r"\bunverified\b", text, re.I):
+                yield from _market_wide_hardware(ctx, b, s)  # "the fastest accelerator money can buy"
                 continue
             # a quotation is someone else's claim, unless it makes a claim for an unverified run:
             # printing it publishes a record no MLCommons review stands behind
@@ -282,6 +283,27 @@ def superlative_without_scope(ctx: Context) -> Iterator[Issue]:
                     yield issue
                 break
             yield from _unique_without_round(ctx, b, s)
+
+
+#: what a hardware superlative is about: "the fastest inference accelerator money can buy"
+HARDWARE = re.compile(
+    r"\b(?:accelerators?|GPUs?|chips?|systems?|servers?|platforms?|boxe?s?|racks?|nodes?|hardware)\b", re.I
+)
+
+
+def _market_wide_hardware(ctx: Context, b: Block, s: Sentence) -> Iterator[Issue]:
+    """A superlative over every product of a kind, in an article that cites results, where its
+    sentence names none: the article's results are what it rests on, and none supports it."""
+    if not any(c.rows for c in ctx.claims):
+        return
+    text = b.words(s)
+    for m in MAXIMUM.finditer(text):
+        if HARDWARE.search(text, m.end(), m.end() + 40) and MARKET_WIDE.search(text, m.end(), m.end() + 90):
+            if not (ctx.quoted(b, s.start + m.start()) or ctx.printed(b, s.start + m.start())):
+                issue = _superlative_issue(ctx, b, s, m, False)
+                if issue is not None:
+                    yield issue
+            return
 
 
 def _superlative_issue(
