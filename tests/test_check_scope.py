@@ -1151,3 +1151,14 @@ def test_a_market_wide_superlative_in_an_article_that_cites_results_is_reported(
     )
     found = findings(tmp_path, body, official, manifest, "MLP026")
     assert len(found) == 1 and "money can buy: a claim about every product" in found[0], found
+
+
+def test_record_as_a_verb_is_no_superlative(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    body = (
+        "- 00:00 Intro, and why we waited two weeks to record\n"
+        "- 03:10 HPE's XD690: 113,685 tokens/s on gpt-oss-120b Server (entry 6.1-0052)[^1]\n\n"
+        + NOTE.format(ids="6.1-0052")
+    )
+    assert findings(tmp_path, body, official, manifest, "MLP026") == []

@@ -49,7 +49,9 @@ NOT_A_CLAIM = re.compile(
     r"\bwithin\s+\S+\s+(?:of|from)\s+the\s+(?:highest|fastest|best|top|leading|leader)\b|"
     r"\b(?:behind|below|short of|trail\w*)\s+the\s+(?:highest|fastest|best|top|leading|leader)\b|"
     # idioms: "setting the record straight", "for the record"
-    r"\bthe\s+record\s+straight\b|\b(?:for|on|off)\s+the\s+record\b",
+    r"\bthe\s+record\s+straight\b|\b(?:for|on|off)\s+the\s+record\b|"
+    # the verb: "why we waited two weeks to record", "we record every run"
+    r"\b(?:to|we|they|I|you|and)\s+record\b",
     re.I,
 )
 #: a superlative over every product on sale, which no scope of results can support: "the fastest
