@@ -402,6 +402,21 @@ def test_tapping_a_mark_shows_its_details_under_the_chart(
     page.close()
 
 
+def _notes(sups: list[str]) -> list[int]:
+    """The notes a citation's superscripts say, a range ("1", "–", "3") counted in full."""
+    out: list[int] = []
+    pending = False
+    for text in (t.strip() for t in sups):
+        if text == "\u2013":
+            pending = True
+        elif text.isdigit():
+            n = int(text)
+            out += list(range(out[-1] + 1, n)) if pending and out else []
+            out.append(n)
+            pending = False
+    return out
+
+
 def read_csv(path: Path) -> list[dict[str, str]]:
     return list(csv.DictReader(io.StringIO(path.read_text("utf-8"))))
 
@@ -422,7 +437,8 @@ def test_the_svg_png_and_csv_downloads_open_and_match_the_page(
         assert all(r.ok for r in got.values())
         caption = page.locator(".gi-chart + p").nth(n - 1)
         said = caption.locator("em").inner_text()
-        notes = "".join(f"[{x}]" for x in caption.locator("sup a.footnote-ref").all_inner_texts())
+        cited = _notes(caption.locator("sup").all_inner_texts())  # "1", "–", "3": notes 1 to 3
+        notes = "".join(f"[{x}]" for x in cited)
         svg = ET.fromstring(got["SVG"].body())
         [under] = svg.findall(f"{SVG_NS}text")  # the caption, under the chart
         assert " ".join(t.text or "" for t in under.iter(f"{SVG_NS}tspan")) == f"{said} {notes}"
