@@ -165,6 +165,7 @@ def plain_site(tmp_path_factory: pytest.TempPathFactory) -> Pages:
 @example(text="0W")  # a system name that reads like a power figure is data, not the article's claim
 @example(text="#")  # an article's description (its title here): a paragraph, not a heading
 @example(text=" \xa0x\u2003")  # whitespace around text: kept as text
+@example(text="**b** _i_ ~~s~~")  # a heading's anchor from these words: "_i_" in "{#...}" read as emphasis
 def test_escaping_random_text_in_every_text_field_builds_a_site_with_no_element_from_the_data(
     tmp_path_factory: pytest.TempPathFactory,
     plain_site: Pages,

@@ -40,7 +40,8 @@ def slugify(text: str) -> str:
     plain = re.sub(r"\\(.)", r"\1", plain).replace("*", "").replace("`", "")
     ascii_text = unicodedata.normalize("NFKD", plain).encode("ascii", "ignore").decode("ascii")
     words = re.sub(r"[^\w\s-]", "", ascii_text).strip().lower()
-    return re.sub(r"[-\s]+", "-", words).strip("-_")
+    # no underscore from the text: "{#a-_i_-b}" would read as emphasis and the id be lost
+    return re.sub(r"[-\s_]+", "-", words).strip("-")
 
 
 def stable_text(r: Rendered, start: int, end: int) -> str:
