@@ -406,7 +406,7 @@ def power_figure(r: Row) -> Figure:
     )
 
 
-def calc_of(x: Figure | float | int) -> dict[str, Any]:
+def calc_of(x: Any) -> dict[str, Any]:
     """What a computed figure records of one of its inputs: the input's own calc, or a plain number."""
     if isinstance(x, Figure):
         return x.calc if x.calc is not None else {"op": "unrecorded", "kind": x.kind, "formula": x.formula}

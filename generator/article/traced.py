@@ -44,7 +44,7 @@ class _Traced:
         if isinstance(value, bool) or not isinstance(value, int | float):
             return value
         sources = tuple(dict.fromkeys((*sources_of(a), *sources_of(b))))
-        calc = {"op": "arith", "operator": op, "args": [calc_of_number(a), calc_of_number(b)]}
+        calc = {"op": "arith", "operator": op, "args": [calc_of(a), calc_of(b)]}
         return traced(value, sources, calc)
 
     def __add__(self, o: Any) -> Any:
@@ -111,11 +111,6 @@ def sources_of(x: Any) -> tuple[Figure, ...]:
     return x.sources if isinstance(x, _Traced) else ()
 
 
-def calc_of_number(x: Any) -> dict[str, Any]:
-    """How a value was made, for the ledger (:func:`calc_of` reads a traced number's too)."""
-    return calc_of(x)
-
-
 def float_filter(value: Any, default: float = 0.0) -> Any:
     """jinja's ``|float``, keeping the figure a number is made from."""
     try:
@@ -123,7 +118,7 @@ def float_filter(value: Any, default: float = 0.0) -> Any:
     except (TypeError, ValueError):
         return default
     if isinstance(value, Figure | _Traced):
-        return traced(number, sources_of(value), {"op": "float", "args": [calc_of_number(value)]})
+        return traced(number, sources_of(value), {"op": "float", "args": [calc_of(value)]})
     return number
 
 
@@ -134,8 +129,8 @@ def int_filter(value: Any, default: int = 0, base: int = 10) -> Any:
             number = int(float(_plain(value) if isinstance(value, _Traced) else value.value))
         except (TypeError, ValueError, OverflowError):
             return default
-        return traced(number, sources_of(value), {"op": "int", "args": [calc_of_number(value)]})
+        return traced(number, sources_of(value), {"op": "int", "args": [calc_of(value)]})
     return do_int(value, default, base)
 
 
-__all__ = ["TracedFloat", "TracedInt", "calc_of_number", "float_filter", "int_filter", "sources_of"]
+__all__ = ["TracedFloat", "TracedInt", "float_filter", "int_filter", "sources_of"]

@@ -116,7 +116,7 @@ class Context:
 
     def _per_gpu_column(self, b: Block) -> bool:
         """Whether the header of a table cell's column says its values are per accelerator."""
-        header = next((x for x in self.doc.cells(b.table) if x.row == 0 and x.col == b.col), None)
+        header = self.doc.header_of(b)
         return header is not None and bool(PER_GPU_HEADER.search(header.text))
 
     def _attributed(self, block: Block) -> bool:
@@ -194,9 +194,7 @@ class Context:
         """For a table cell, the unit its column header names ("Tokens/s per GPU")."""
         if b.table < 0 or b.row == 0:
             return ""
-        header = next(
-            (x for x in self.doc.blocks if x.table == b.table and x.row == 0 and x.col == b.col), None
-        )
+        header = self.doc.header_of(b)
         if header is None:
             return ""
         text = header.text

@@ -194,6 +194,12 @@ class Document:
                     self._tables.setdefault(b.table, []).append(b)
         return self._tables.get(table, [])
 
+    def header_of(self, b: Block) -> Block | None:
+        """The header cell of table cell *b*'s column (``None`` outside a table)."""
+        if b.table < 0:
+            return None
+        return next((x for x in self.cells(b.table) if x.row == 0 and x.col == b.col), None)
+
     def beside(self, table: int) -> list[Block]:
         """The blocks right before and right after table number *table* that are not cells of a
         table: where its caption, its lead-in or its "Source:" line stand."""

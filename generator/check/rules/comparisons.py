@@ -174,9 +174,7 @@ def _named(ctx: Context, cmp: Comparison) -> Mentions:
     for b, _ in cmp.scope:  # a table's "GPUs" column states each row's chip count ("8", "eight")
         count = _count_cell(b.text) if b.table >= 0 and b.row > 0 else None
         if count is not None:
-            header = next(
-                (x for x in ctx.doc.blocks if x.table == b.table and x.row == 0 and x.col == b.col), None
-            )
+            header = ctx.doc.header_of(b)
             if header is not None and CHIP_HEADER.search(header.text):
                 m.chips.add(count)
     for b, s in cmp.scope:  # chip counts printed by placeholders: x.gpus, gpus(...)

@@ -558,14 +558,7 @@ def derived_undisclosed(ctx: Context) -> Iterator[Issue]:
             told.add((id(c.block), c.block.table))
             where = c.block
             if where.table >= 0:  # say it once, at the column that shows the values
-                where = next(
-                    (
-                        x
-                        for x in ctx.doc.blocks
-                        if x.table == c.block.table and x.row == 0 and x.col == c.block.col
-                    ),
-                    where,
-                )
+                where = ctx.doc.header_of(c.block) or where
                 yield Issue(
                     f"the column's per-GPU values ({c.text}, ...) are derived from system results; the article does not say so",
                     offset=where.offset(len(where.text) - len(where.text.lstrip())),

@@ -324,7 +324,7 @@ def _official_columns(ctx: Context, derived: list[Claim]) -> Iterator[Issue]:
             continue
         cells = ctx.doc.cells(b.table)
         for head in (
-            next((x for x in cells if x.row == 0 and x.col == b.col), None),
+            ctx.doc.header_of(b),
             next((x for x in cells if x.row == b.row and x.col == 0), None) if b.col > 0 else None,
         ):
             if head is not None:
