@@ -8,6 +8,7 @@ import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from types import SimpleNamespace
+from typing import Any
 
 import pytest
 
@@ -18,7 +19,7 @@ from generator.data.table import ResultsTable
 from generator.project import Project, data_file
 from generator.site.build import ledger_entries
 
-from .browser import CHROMIUM
+from .browser import CHROMIUM, chromium
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = Path(__file__).resolve().parent / "corpus"
@@ -269,3 +270,10 @@ def audit_every_rendering(monkeypatch: pytest.MonkeyPatch) -> None:
         return rendered
 
     monkeypatch.setattr(Renderer, "render", audited)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Headless Chromium, one per test module that asks for it (skipped where it is missing)."""
+    with chromium() as b:
+        yield b

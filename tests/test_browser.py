@@ -22,7 +22,7 @@ import pytest
 
 from generator.site.build import build
 
-from .browser import chromium, need_chromium, offline_page, serve_dir
+from .browser import need_chromium, offline_page, serve_dir
 from .conftest import ROOT, official_project
 
 pytestmark = pytest.mark.browser
@@ -78,12 +78,6 @@ def served_site(tmp_path_factory: pytest.TempPathFactory, shared_dir: Path) -> I
     build(project=project, results=shared_dir, site_dir=site, log=lambda _: None)
     with serve_dir(site) as url:
         yield url, site
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with chromium() as b:
-        yield b
 
 
 def open_page(browser: Any, url: str, width: int, outside: list[str], scheme: str = "light") -> Any:

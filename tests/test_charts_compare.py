@@ -27,7 +27,7 @@ from generator.data.table import ResultsTable
 from generator.project import Project
 from generator.site.build import build
 
-from .browser import chromium, need_chromium, offline_page, serve_dir
+from .browser import need_chromium, offline_page, serve_dir
 from .conftest import ROOT, tiny_row, write_results
 
 GPT = "gpt-oss-120b"
@@ -326,12 +326,6 @@ def compared_site(tmp_path_factory: pytest.TempPathFactory, shared_dir: Path) ->
     build(project=project, results=shared_dir, site_dir=root / "site", log=lambda _: None)
     with serve_dir(root / "site") as url:
         yield url, root / "site"
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with chromium() as b:
-        yield b
 
 
 def open_charts(browser: Any, url: str, **kw: Any) -> Any:

@@ -24,7 +24,7 @@ from generator.site.plugin import EXTENSIONS
 from generator.site.reader import MAX_MARKERS, citation_markers, most_markers
 from generator.site.review import review_markers
 
-from .browser import chromium, need_chromium, offline_page, serve_dir
+from .browser import need_chromium, offline_page, serve_dir
 from .conftest import official_project
 
 HOME = "index.html"
@@ -108,12 +108,6 @@ def test_no_sentence_on_any_page_is_followed_by_more_than_three_footnote_links(s
 def served(site: Path) -> Iterator[str]:
     with serve_dir(site) as url:
         yield url
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with chromium() as b:
-        yield b
 
 
 @pytest.mark.browser

@@ -32,7 +32,7 @@ from generator.site.pages import (
     table_files,
 )
 
-from .browser import chromium, need_chromium, serve_dir
+from .browser import need_chromium, serve_dir
 from .conftest import ROOT, official_project, tiny_row, write_results
 from .test_render import render
 
@@ -242,12 +242,6 @@ def official_site(tmp_path_factory: pytest.TempPathFactory, shared_dir: Path) ->
     build(project=project, results=shared_dir, site_dir=site, log=lambda _: None)
     with serve_dir(site) as url:
         yield url, site
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with chromium() as b:
-        yield b
 
 
 def _page(browser: Any, url: str, width: int = 1280) -> tuple[Any, Any, list[str]]:

@@ -29,7 +29,7 @@ from generator.site.build import build
 from generator.site.pages import without_provenance
 from generator.site.reader import NoteContext, details_urls, entries_markdown, reader_markdown
 
-from .browser import chromium, need_chromium, offline_page, serve_dir
+from .browser import need_chromium, offline_page, serve_dir
 from .conftest import ROOT, official_project, tiny_row, write_results
 
 pytestmark = pytest.mark.browser
@@ -59,12 +59,6 @@ def site(tmp_path_factory: pytest.TempPathFactory, shared_dir: Path) -> Path:
 def served(site: Path) -> Iterator[str]:
     with serve_dir(site) as url:
         yield url
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with chromium() as b:
-        yield b
 
 
 def open_page(browser: Any, url: str, width: int = 1280, requested: list[str] | None = None) -> Any:
