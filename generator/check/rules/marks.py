@@ -64,6 +64,71 @@ COMMON_NOUNS = frozenset(
 )
 
 
+#: words after which "MLPerf®" stands alone as a noun ("MLPerf® is where ...", "MLPerf® and
+#: its rules"): the use §11.4 forbids outright, whatever the article named before
+NOUN_USE = frozenset(
+    [
+        "is",
+        "are",
+        "was",
+        "were",
+        "be",
+        "been",
+        "being",
+        "has",
+        "have",
+        "had",
+        "does",
+        "did",
+        "do",
+        "will",
+        "would",
+        "can",
+        "could",
+        "may",
+        "might",
+        "must",
+        "should",
+        "shall",
+        "and",
+        "or",
+        "but",
+        "nor",
+        "so",
+        "yet",
+        "to",
+        "of",
+        "in",
+        "on",
+        "at",
+        "for",
+        "with",
+        "by",
+        "from",
+        "into",
+        "than",
+        "that",
+        "which",
+        "who",
+        "whose",
+        "where",
+        "when",
+        "while",
+        "if",
+        "because",
+        "the",
+        "a",
+        "an",
+        "this",
+        "these",
+        "those",
+        "its",
+        "it",
+        "itself",
+    ]
+)
+
+
 def names_benchmark(rest: str, allowed: tuple[str, ...] | list[str]) -> bool:
     """Whether the (masked) text *rest* after "MLPerf®" starts with a benchmark's name, a
     version or an MLCommons document: the mark's full name (§11.4). A line break inside the
@@ -236,12 +301,18 @@ def mark_without_benchmark(ctx: Context) -> Iterator[Issue]:
     ("MLPerf® Results Messaging Guidelines").
 
     The name may never stand alone as a noun ("in MLPerf®", "MLPerf® is"): an error. Before a
-    common noun ("the MLPerf® results", "MLPerf® measured power") in an article that names the
-    benchmark elsewhere, it is a warning: common usage that the letter of the guideline forbids,
-    for the editor to decide."""
+    common noun ("the MLPerf® results", "MLPerf® measured power") once the article has named the
+    benchmark in full ("MLPerf® Inference v6.1 ... those MLPerf® scores"), it is the full name
+    shortened, as the guidelines' own example does ("had a MLPerf® score of 1000fps"): not
+    reported. Before the full name, in an article that gives it later, it is a warning: common
+    usage that the letter of the guideline forbids, for the editor to decide."""
     allowed = tuple(ctx.config.allowed_after) or BENCHMARK_NAMES
-    named = any(re.search(r"MLPerf®?\s+(?:Inference|Training)\b", text) for text, _, _ in _texts(ctx))
+    full = re.compile(r"MLPerf®?\s+(?:Inference|Training)\b")
+    named = any(full.search(text) for text, _, _ in _texts(ctx))
+    seen = False  # the full name read before this use
     for text, where, _ in _texts(ctx):
+        before = seen
+        seen = seen or bool(full.search(text))
         if _printed_title(ctx, where):
             continue
         for m in re.finditer(r"MLPerf®", text):
@@ -265,7 +336,9 @@ def mark_without_benchmark(ctx: Context) -> Iterator[Issue]:
             # an adjective before a common noun ("MLPerf® results", "MLPerf® measured power"), in
             # an article that names the benchmark elsewhere, is common usage the letter of §11.4
             # forbids: the editor decides (a warning); the name as a noun stays an error
-            common = nxt[0].islower() or nxt.lower() in COMMON_NOUNS  # "Measured-Power MLPerf® Results"
+            common = (nxt[0].islower() or nxt.lower() in COMMON_NOUNS) and nxt.lower() not in NOUN_USE
+            if common and (before or full.search(text[: m.start()])):
+                continue  # the full name, shortened after the article gave it
             yield dataclasses.replace(issue, undecided=common and named)
 
 

@@ -14,7 +14,7 @@ from generator.check.registry import Issue, rule
 from generator.check.rules.common import OWN_RUN, at_claim, everything, label, states_derived
 from generator.check.rules.power import SETTING
 from generator.check.rules.superlatives import QUESTION
-from generator.check.scope import surroundings
+from generator.check.scope import section_blocks, surroundings
 from generator.check.vocabulary import PER_ACCELERATOR
 
 HEDGE = re.compile(
@@ -115,8 +115,12 @@ def hand_typed_number(ctx: Context) -> Iterator[Issue]:
             )
             continue
         if _chip_count(c) or _row_label(c):  # the data give it (x.gpus); a wrong one is MLP025's
+            counts = _printed_counts(ctx, c)
+            if int(c.value) in counts:
+                continue  # the count of a row its section prints: verified against the data
+            what = "a chip count no row printed in its section has" if counts else "a chip count"
             yield replace(
-                at_claim(c, f"{c.text} is typed by hand (a chip count)", "print it with x.gpus or gpus(...)"),
+                at_claim(c, f"{c.text} is typed by hand ({what})", "print it with x.gpus or gpus(...)"),
                 undecided=True,
             )
             continue
@@ -338,6 +342,21 @@ def _chip_count(c: Claim) -> bool:
     text = c.block.text
     after = text[c.index + len(c.text) :]
     return bool(COUNT_AFTER.match(after)) or bool(DIVISOR_BEFORE.search(text[max(0, c.index - 90) : c.index]))
+
+
+def _printed_counts(ctx: Context, c: Claim) -> set[int]:
+    """The chip counts of the rows printed in *c*'s section: totals, per node and nodes. A typed
+    chip count among them ("288 GPUs, entry {{ big.entry }}", "Dividing by the 72 GPUs gives
+    {{ x }}") is checked against the data as a placeholder's would be, on every rebuild."""
+    counts: set[int] = set()
+    for b in section_blocks(ctx, c.block):
+        for other in ctx.claims_in(b):
+            if other.typed:
+                continue
+            for r in other.rows:
+                nodes = r.nodes if r.nodes and r.nodes > 0 else 1
+                counts |= {r.gpus, nodes, r.gpus // nodes}
+    return counts
 
 
 def _row_label(c: Claim) -> bool:
