@@ -1184,3 +1184,38 @@ def test_record_as_a_verb_is_no_superlative(
         + NOTE.format(ids="6.1-0052")
     )
     assert findings(tmp_path, body, official, manifest, "MLP026") == []
+
+
+@pytest.mark.parametrize(
+    ("layout", "expected"),
+    [
+        (  # a marked paragraph naming the entry, then its table
+            "HPE's XD690 (entry 6.1-0052) ran gpt-oss-120b in MLPerf® Inference v6.1 Closed.[^1]\n\n"
+            "| Scenario | Result |\n|---|--:|\n| Server | 113,685 tokens/s |\n",
+            [],
+        ),
+        (  # the same paragraph naming another entry: the table's marker is missing
+            "CoreWeave's B300 (entry 6.1-0022) ran gpt-oss-120b in MLPerf® Inference v6.1 Closed.[^1]\n\n"
+            "| Scenario | HPE XD690 (entry 6.1-0052) |\n|---|--:|\n| Server | 113,685 tokens/s |\n",
+            ["10:12 cell prints results (113,685) without a footnote marker"],
+        ),
+        (  # a list whose last item carries the marker
+            "In MLPerf® Inference v6.1 Closed, gpt-oss-120b Server:\n\n"
+            "- HPE's XD690 (entry 6.1-0052) gave 113,685 tokens/s.\n"
+            "- CoreWeave's B300 (entry 6.1-0022) gave 111,247 tokens/s.[^1]\n",
+            [],
+        ),
+        (  # lines of a block quote below its marked first line
+            "> HPE's XD690 in MLPerf® Inference v6.1 Closed, gpt-oss-120b (entry 6.1-0052).[^1]\n>\n"
+            "> - Server scenario: 113,685 tokens/s for the system.\n",
+            [],
+        ),
+    ],
+)
+def test_a_table_list_or_quote_is_marked_by_what_its_reader_has_just_read(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest, layout: str, expected: list[str]
+) -> None:
+    """A marker a reader has just passed points at the note of the table below it when that
+    paragraph names the table's entries; a list's marker may end the list; a quote's, its first line."""
+    body = layout + "\n" + NOTE.format(ids="6.1-0022 and 6.1-0052")
+    assert findings(tmp_path, body, official, manifest, "MLP002") == expected

@@ -105,7 +105,10 @@ def claim_without_marker(ctx: Context) -> Iterator[Issue]:
 
     A table or chart counts as marked when its caption or lead-in, or the paragraph right after
     it ("Source:", "Note:", or the paragraph that reads it), carries a marker; a list, when the
-    paragraph before or after it does. A figure restated from a marked paragraph above (the same
+    paragraph before or after it or its last item does. A table, list or quoted line whose
+    entries the marked paragraph just above it names ("Cisco's UCS C880A M8 (entry
+    6.1-0014) ...[1]" over that system's table; a block quote's marked first line) is marked by
+    it. A figure restated from a marked paragraph above (the same
     printed value) needs no second marker, nor does a ratio or percentage of results a marked
     block above printed, nor a value the next paragraph reads again and marks."""
     marked = {id(m.block) for m in ctx.notes.markers}
@@ -141,11 +144,38 @@ def _marked_elsewhere(ctx: Context, c: Claim, cited: set[str], marked: set[int])
     if c.derived and c.kind not in ("per_gpu", "result") and c.entries <= cited:
         return True
     after = _next_prose(ctx, c.block)
-    return (
-        after is not None
-        and id(after) in marked
-        and c.entries <= {e for x in ctx.claims_in(after) for e in x.entries}
+    if after is not None and id(after) in marked and c.entries <= _named(ctx, after):
+        return True
+    return any(  # "Cisco's UCS C880A M8 (entry 6.1-0014) ...[1]" above its table
+        id(x) in marked and c.entries <= _named(ctx, x) for x in _read_before(ctx, c.block)
     )
+
+
+def _named(ctx: Context, b: Block) -> set[str]:
+    """The entries a block prints or names."""
+    return {e for x in ctx.claims_in(b) for e in x.entries}
+
+
+def _read_before(ctx: Context, b: Block) -> list[Block]:
+    """What a reader of a table, list or block quote has just read: the author's paragraph right
+    before it, and for a quoted line the quote's lines above it (nothing for a paragraph: its own
+    marker is what a reader looks for)."""
+    doc = ctx.doc
+    if b.table >= 0:
+        k = doc.index(doc.cells(b.table)[0])
+    elif b.kind in ("item", "quote"):
+        k = doc.index(b)
+        while k > 0 and doc.blocks[k - 1].kind == b.kind:
+            k -= 1
+    else:
+        return []
+    out = doc.blocks[k : doc.index(b)] if b.kind == "quote" else []
+    while k > 0 and doc.blocks[k - 1].generated:
+        k -= 1
+    lead = doc.blocks[k - 1] if k > 0 else None
+    if lead is not None and lead.kind in ("paragraph", "quote") and lead.table < 0:
+        out.append(lead)
+    return out
 
 
 def _next_prose(ctx: Context, b: Block) -> Block | None:
@@ -178,10 +208,20 @@ def _marker_scope(doc: Document, b: Block) -> list[Block]:
         i = doc.index(b)
         after = [blocks[i + 1]] if i + 1 < len(blocks) and is_caption(blocks[i + 1]) else []
         around = [x for x in (doc.list_lead(b), doc.list_after(b)) if x is not None]
-        return [b, *after, *around]
+        return [b, *after, *around, *_list_end(doc, b)]
     cells = doc.cells(b.table)
     first = doc.index(cells[0])
     return cells + [x for x in doc.beside(b.table) if doc.index(x) > first or _leads(x)]
+
+
+def _list_end(doc: Document, b: Block) -> list[Block]:
+    """For a list item, the last item of its list: a marker ending the list points from it."""
+    if b.kind != "item":
+        return []
+    k = doc.index(b)
+    while k + 1 < len(doc.blocks) and doc.blocks[k + 1].kind == "item":
+        k += 1
+    return [doc.blocks[k]]
 
 
 def _leads(b: Block) -> bool:
