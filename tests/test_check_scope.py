@@ -1219,3 +1219,32 @@ def test_a_table_list_or_quote_is_marked_by_what_its_reader_has_just_read(
     paragraph names the table's entries; a list's marker may end the list; a quote's, its first line."""
     body = layout + "\n" + NOTE.format(ids="6.1-0022 and 6.1-0052")
     assert findings(tmp_path, body, official, manifest, "MLP002") == expected
+
+
+@pytest.mark.parametrize(
+    ("said", "expected"),
+    [
+        ("Result verified by MLCommons Association. ", []),  # as the guidelines' own fps/W example (§6)
+        ("Per-GPU values are not verified by MLCommons Association. ", []),  # the statement in other words
+        (
+            "",
+            [
+                "warning: the article prints derived values (14,211 is one) without "
+                '"Result not verified by MLCommons Association."'
+            ],
+        ),
+    ],
+)
+def test_values_derived_from_verified_results_need_no_exact_not_verified_words_where_the_article_settles_it(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest, said: str, expected: list[str]
+) -> None:
+    body = (
+        "HPE's XD690 (entry 6.1-0052) gave 14,211 tokens/s per GPU on gpt-oss-120b Server in MLPerf® "
+        "Inference v6.1, our own division of its result by eight GPUs.[^1]\n\n"
+        + NOTE.format(ids="6.1-0052").replace(
+            LEGEND, "Per-GPU values are derived metrics, not official MLPerf® metrics. " + said + LEGEND
+        )
+    )
+    path = article(tmp_path, body, FRONT)
+    found = [f"{f.severity}: {f.message}" for f in check(path, official, manifest) if f.rule == "MLP006"]
+    assert found == expected

@@ -117,6 +117,16 @@ def fix_not_verified(source: Source, f: Finding) -> Edit | None:
     return Edit.insert(*source.position(start + len(note)), f"{stop} {NOT_VERIFIED}")
 
 
+#: what settles the not-verified statement for values derived from verified results: the
+#: guidelines' own example of a derived fps/W footnotes "Result verified by MLCommons Association."
+#: (§6); "... are not verified by MLCommons Association" says the statement in other words
+VERIFIED_BASIS = re.compile(
+    r"\bResults?\s+verified\s+by\s+MLCommons\s+Association|"
+    r"\bnot\s+(?:been\s+)?verified\s+by\s+(?:the\s+)?MLCommons\b",
+    re.I,
+)
+
+
 @rule(
     "MLP006",
     "not-verified-statement-missing",
@@ -139,7 +149,9 @@ def not_verified_missing(ctx: Context) -> Iterator[Issue]:
     an unverified score apply, and §2 requires the not-verified statement in the footnote. Values
     derived from verified results in an article that says they are derived and not official,
     lacking only the not-verified statement, are a warning: the guidelines' own example of a
-    derived fps/W (§6) footnotes "Result verified by MLCommons Association." instead. So is an
+    derived fps/W (§6) footnotes "Result verified by MLCommons Association." instead; an article
+    that does as that example does (the results footnoted as verified), or says its derived values
+    "are not verified by MLCommons Association" in its own words, is not reported. So is an
     article that gives the not-verified statement and lacks only the one that derived metrics
     are not official: the guidelines' own derived-metric example (§9) gives no more."""
     derived = derived_claims(ctx)
@@ -164,6 +176,8 @@ def not_verified_missing(ctx: Context) -> Iterator[Issue]:
         only_statement = (
             len(missing) == 1 and not states_not_verified(ctx) and not any(x.unverified for x in derived)
         )
+        if only_statement and VERIFIED_BASIS.search(everything(ctx)):
+            return  # §6's own example: derived from results footnoted as verified, or said unverified in other words
         # the not-verified statement given, only "derived metrics are not official" missing: the
         # guidelines' own example of a derived metric (§9, accuracy) footnotes the basis and
         # "Result not verified by MLCommons Association." and no more: undecided as well
