@@ -1248,3 +1248,28 @@ def test_values_derived_from_verified_results_need_no_exact_not_verified_words_w
     path = article(tmp_path, body, FRONT)
     found = [f"{f.severity}: {f.message}" for f in check(path, official, manifest) if f.rule == "MLP006"]
     assert found == expected
+
+
+def test_a_typed_number_a_printed_row_gives_is_offered_the_placeholder_that_prints_it(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    body = (
+        "## HPE\n\nHPE's XD690 (entry {{ entry('6.1-0052', 'gpt-oss-120b', 'Server') }}) gave 113,685 "
+        "tokens/s, 14,211 per GPU; 14,500 is our guess.{{ cite() }}\n\n{{ footnotes() }}\n"
+    )
+    path = article(tmp_path, body, FRONT)
+    found = [(f.message, f.help) for f in check(path, official, manifest) if f.rule == "MLP019"]
+    assert found == [
+        (
+            "113,685 is typed by hand (the system result of 6.1-0052 gpt-oss-120b Server)",
+            'print it with result("6.1-0052", "gpt-oss-120b", "Server")',
+        ),
+        (
+            "14,211 is typed by hand (the per-GPU value of 6.1-0052 gpt-oss-120b Server)",
+            'print it with per_gpu("6.1-0052", "gpt-oss-120b", "Server")',
+        ),
+        (
+            "14,500 is typed by hand",
+            "print it with a placeholder (result, per_gpu, power, ratio, ...) or constant(value, why)",
+        ),
+    ]

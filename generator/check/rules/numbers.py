@@ -124,10 +124,13 @@ def hand_typed_number(ctx: Context) -> Iterator[Issue]:
                 undecided=True,
             )
             continue
+        given = _placeholder_for(ctx, c)
         yield at_claim(
             c,
-            f"{c.text} is typed by hand",
-            "print it with a placeholder (result, per_gpu, power, ratio, ...) or constant(value, why)",
+            f"{c.text} is typed by hand" + (f" ({given[0]})" if given else ""),
+            f"print it with {given[1]}"
+            if given
+            else "print it with a placeholder (result, per_gpu, power, ratio, ...) or constant(value, why)",
         )
 
 
@@ -357,6 +360,25 @@ def _printed_counts(ctx: Context, c: Claim) -> set[int]:
                 nodes = r.nodes if r.nodes and r.nodes > 0 else 1
                 counts |= {r.gpus, nodes, r.gpus // nodes}
     return counts
+
+
+def _placeholder_for(ctx: Context, c: Claim) -> tuple[str, str] | None:
+    """(what the data say the number is, the placeholder that prints it) when a row printed in
+    its section gives the typed value: its system result, per-GPU value or measured power."""
+    if c.suffix:
+        return None
+    for b in section_blocks(ctx, c.block):
+        for other in ctx.claims_in(b):
+            for r in () if other.typed else other.rows:
+                args = f'"{r.result_id}", "{r.benchmark}", "{r.scenario}"'
+                for name, value, what in (
+                    ("result", r.result, "the system result"),
+                    ("per_gpu", r.per_accelerator, "the per-GPU value"),
+                    ("power", r.power, "the measured power"),
+                ):
+                    if value == value and abs(value - c.value) <= c.tol:
+                        return f"{what} of {label(r)}", f"{name}({args})"
+    return None
 
 
 def _row_label(c: Claim) -> bool:
