@@ -1273,3 +1273,49 @@ def test_a_typed_number_a_printed_row_gives_is_offered_the_placeholder_that_prin
             "print it with a placeholder (result, per_gpu, power, ratio, ...) or constant(value, why)",
         ),
     ]
+
+
+@pytest.mark.parametrize(
+    ("said", "expected"),
+    [
+        ("Result verified by MLCommons Association. ", []),
+        (
+            "",
+            [
+                "warning: the article prints derived values (2.2% is one) without "
+                '"Result not verified by MLCommons Association." or a statement that derived metrics '
+                "are not official MLPerf® metrics"
+            ],
+        ),
+    ],
+)
+def test_a_typed_percentage_of_two_official_results_compares_on_the_primary_metric(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest, said: str, expected: list[str]
+) -> None:
+    """§3's own example compares two results; §9's derived metrics are power, cost, size, accuracy."""
+    body = (
+        "In MLPerf® Inference v6.1 Closed, gpt-oss-120b Server, HPE's eight-GPU XD690 (entry 6.1-0052) "
+        "gave 113,685 tokens/s, 2.2% more than the 111,247 of CoreWeave's eight-GPU B300 (entry "
+        "6.1-0022), both Available.[^1]\n\n"
+        + NOTE.format(ids="6.1-0022 and 6.1-0052").replace(LEGEND, said + LEGEND)
+    )
+    path = article(tmp_path, body, FRONT)
+    found = [f"{f.severity}: {f.message}" for f in check(path, official, manifest) if f.rule == "MLP006"]
+    assert found == expected
+
+
+@pytest.mark.parametrize(
+    ("title", "reported"),
+    [
+        ("Crusoe's cluster tops five million tokens per second", False),
+        ("Crusoe's cluster tops the field", True),
+    ],
+)
+def test_tops_before_a_quantity_is_the_verb_not_a_claim_to_the_top(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest, title: str, reported: bool
+) -> None:
+    front = f'title: "{title}"\ndate: 2026-10-20\nrounds: ["6.1"]\n'
+    body = "Crusoe's 512-GPU cluster (entry 6.1-0027) gave 5,749,440 tokens/s on gpt-oss-120b.[^1]\n\n"
+    path = article(tmp_path, body + NOTE.format(ids="6.1-0027"), front)
+    found = [f.message for f in check(path, official, manifest) if f.rule == "MLP026"]
+    assert bool(found) == reported, found

@@ -22,7 +22,9 @@ from generator.data.row import Row
 
 MAXIMUM = re.compile(
     r"\b(?:fastest|quickest|highest|top(?:-performing|-ranked|-scoring)?(?=\s+(?:\S+\s+){0,5}(?:score|result|spot|place|performer|system|throughput|number|figure|entry))|"
-    r"tops|topped|topping|number[- ]one|record(?:-breaking|-setting)?|leads|leading|leader(?:ship)?|led\b|"
+    # "tops the field", not the verb of a quantity: "tops five million tokens per second"
+    r"(?:tops|topped|topping)(?!\s+(?:out\b|\$?\d|(?:[\w.]+[\s-]+){0,2}?(?:hundred|thousand|million|billion)\b))|"
+    r"number[- ]one|record(?:-breaking|-setting)?|leads|leading|leader(?:ship)?|led\b|"
     r"best-in-class|unmatched|unrivall?ed|unbeaten|"
     # "sets new records", not the verb ("the file records no compatibility")
     r"(?:(?:sets?|setting|broke|breaks?|breaking)\s+(?:new\s+|\w+\s+)?|new\s+|world\s+|several\s+|many\s+)records|"

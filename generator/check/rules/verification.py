@@ -151,7 +151,10 @@ def not_verified_missing(ctx: Context) -> Iterator[Issue]:
     lacking only the not-verified statement, are a warning: the guidelines' own example of a
     derived fps/W (§6) footnotes "Result verified by MLCommons Association." instead; an article
     that does as that example does (the results footnoted as verified), or says its derived values
-    "are not verified by MLCommons Association" in its own words, is not reported. So is an
+    "are not verified by MLCommons Association" in its own words, is not reported. Typed ratios
+    and percentages of official results, and nothing else computed, compare on the primary metric
+    (§3's own example compares two results) rather than on a metric §9 lists: a warning, and not
+    reported beside results footnoted as verified. So is an
     article that gives the not-verified statement and lacks only the one that derived metrics
     are not official: the guidelines' own derived-metric example (§9) gives no more."""
     derived = derived_claims(ctx)
@@ -176,12 +179,18 @@ def not_verified_missing(ctx: Context) -> Iterator[Issue]:
         only_statement = (
             len(missing) == 1 and not states_not_verified(ctx) and not any(x.unverified for x in derived)
         )
-        if only_statement and VERIFIED_BASIS.search(everything(ctx)):
+        # typed ratios and percentages of official results alone compare on the primary metric
+        # (as §3's own example compares two results), none of the derived metrics §9 lists (power
+        # rating, cost, model size, accuracy): undecided
+        ratios = [x for x in derived if x.typed and x.kind in ("ratio", "pct") and not x.unverified]
+        compared = len(ratios) == len(derived) and any(len(x.rows) > 1 for x in ratios)
+        compared = compared and all(len(x.rows) != 1 for x in ratios)  # one row: of an own result
+        if (only_statement or compared) and VERIFIED_BASIS.search(everything(ctx)):
             return  # §6's own example: derived from results footnoted as verified, or said unverified in other words
         # the not-verified statement given, only "derived metrics are not official" missing: the
         # guidelines' own example of a derived metric (§9, accuracy) footnotes the basis and
         # "Result not verified by MLCommons Association." and no more: undecided as well
-        only_statement = only_statement or missing == [DERIVED_MISSING]
+        only_statement = only_statement or missing == [DERIVED_MISSING] or compared
         yield replace(issue, undecided=True) if only_statement else issue
 
 
