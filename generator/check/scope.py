@@ -214,15 +214,6 @@ def surroundings(ctx: Context, b: Block) -> list[Block]:
     return [x for x in unique if x is not b and not x.generated]
 
 
-def section_blocks(ctx: Context, b: Block) -> list[Block]:
-    """Every block of *b*'s section (from the heading before it to the next heading), *b* too."""
-    blocks = ctx.doc.blocks
-    k = ctx.doc.index(b)
-    start = next((i + 1 for i in range(k - 1, -1, -1) if blocks[i].kind == "heading"), 0)
-    stop = next((i for i in range(k + 1, len(blocks)) if blocks[i].kind == "heading"), len(blocks))
-    return blocks[start:stop]
-
-
 def _read_before(ctx: Context, b: Block) -> list[Block]:
     """The author's paragraphs and list items of *b*'s section before it, nearest first."""
     out: list[Block] = []

@@ -11,10 +11,10 @@ from generator.check.claims import Claim
 from generator.check.context import Context
 from generator.check.document import Block
 from generator.check.registry import Issue, rule
-from generator.check.rules.common import OWN_RUN, at_claim, everything, label, states_derived
+from generator.check.rules.common import OWN_RUN, at_claim, everything, label, section_of, states_derived
 from generator.check.rules.power import SETTING
 from generator.check.rules.superlatives import QUESTION
-from generator.check.scope import section_blocks, surroundings
+from generator.check.scope import surroundings
 from generator.check.vocabulary import PER_ACCELERATOR
 
 HEDGE = re.compile(
@@ -352,7 +352,7 @@ def _printed_counts(ctx: Context, c: Claim) -> set[int]:
     chip count among them ("288 GPUs, entry {{ big.entry }}", "Dividing by the 72 GPUs gives
     {{ x }}") is checked against the data as a placeholder's would be, on every rebuild."""
     counts: set[int] = set()
-    for b in section_blocks(ctx, c.block):
+    for b in section_of(ctx, c.block):
         for other in ctx.claims_in(b):
             if other.typed:
                 continue
@@ -367,7 +367,7 @@ def _placeholder_for(ctx: Context, c: Claim) -> tuple[str, str] | None:
     its section gives the typed value: its system result, per-GPU value or measured power."""
     if c.suffix:
         return None
-    for b in section_blocks(ctx, c.block):
+    for b in section_of(ctx, c.block):
         for other in ctx.claims_in(b):
             for r in () if other.typed else other.rows:
                 args = f'"{r.result_id}", "{r.benchmark}", "{r.scenario}"'
