@@ -1319,3 +1319,42 @@ def test_tops_before_a_quantity_is_the_verb_not_a_claim_to_the_top(
     path = article(tmp_path, body + NOTE.format(ids="6.1-0027"), front)
     found = [f.message for f in check(path, official, manifest) if f.rule == "MLP026"]
     assert bool(found) == reported, found
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        ("Read it as one clip every 14 seconds for the whole system.", []),
+        (
+            "On YOLO-95 SingleStream the Dell Pro Max answered in 13.87 ms.",
+            ["13.87 matches 6.1-0039 yolo-95 SingleStream, which no footnote cites"],
+        ),
+    ],
+)
+def test_a_typed_latency_matches_rows_in_its_own_time_unit(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest, sentence: str, expected: list[str]
+) -> None:
+    """YOLO's latencies are in milliseconds: "14 seconds" is none of them."""
+    body = (
+        "HPE's XD690 (entry 6.1-0052) gave 113,685 tokens/s on gpt-oss-120b Server in MLPerf® "
+        f"Inference v6.1 Closed.[^1]\n\n{sentence}\n\n" + NOTE.format(ids="6.1-0052")
+    )
+    path = article(tmp_path, body, FRONT)
+    found = [f.message for f in check(path, official, manifest) if f.rule == "MLP030"]
+    assert found == expected
+
+
+def test_chip_counts_in_ranges_and_lists_are_verified_and_a_changelog_names_its_versions(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    """ "from 16 to 72 GPUs" and "GPU counts (16 and 72)" are chip counts, checked against the rows
+    the section prints; "in 3.3" beside a heading "3.4 — ..." is the changelog's earlier version."""
+    body = (
+        '{%- set a = per_gpu("6.1-0015", "gpt-oss-120b", "Server") -%}'
+        '{%- set b = per_gpu("6.1-0025", "gpt-oss-120b", "Server") -%}\n'
+        "## 3.4 — October\n\nGoing from 16 to 72 GPUs, {{ a }} and {{ b }} tokens/s per GPU (GPU counts "
+        "(16 and 72), or 16 and 40 GPUs); fixed since 3.3.{{ cite() }}\n\n{{ footnotes() }}\n"
+    )
+    assert findings(tmp_path, body, official, manifest, "MLP019") == [
+        "9:99 40 is typed by hand (a chip count no row printed in its section has)"
+    ]

@@ -231,8 +231,9 @@ def unit_of(block: Block, m: re.Match[str], suffix: str) -> str:
             # "Per GPU, that is 10,267 tokens per second"; "... is a system total; per GPU it comes to 11,229"
             return "per_gpu"
         return "throughput"
-    if LATENCY_UNIT.match(after):
-        return "latency"
+    latency = LATENCY_UNIT.match(after)
+    if latency:  # "14 ms" or "14 seconds": the rows' latencies are in one or the other
+        return "latency_ms" if latency.group(0).strip().lower().startswith("m") else "latency_s"
     if AFTER_UNIT_PER_GPU.match(after) or BEFORE_PER_GPU.search(before):
         return "per_gpu"
     return ""

@@ -11,6 +11,7 @@ gap, share), per accelerator and in total, preferring rows the same sentence cit
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
@@ -102,8 +103,9 @@ class Matcher:
         """Rows whose system result or per-accelerator value prints as *value*."""
         out = []
         for r in rows:
-            if unit == "latency":
-                if not r.higher_is_better and _close(r.result, value, tol):
+            if unit.startswith("latency"):
+                scale = _seconds(unit) / _seconds(r.units)  # a claim in seconds, a row in ms: x 1000
+                if not r.higher_is_better and _close(r.result, value * scale, tol * scale):
                     out.append(Match((r,), "result", "total", r.result, f"{_label(r)} latency"))
                 continue
             if unit != "per_gpu" and _close(r.result, value, tol):
@@ -215,3 +217,9 @@ def _label(r: Row) -> str:
 
 def _fmt(v: float) -> str:
     return f"{v:,.0f}" if abs(v) >= 100 else f"{v:,.2f}"
+
+
+def _seconds(unit: str) -> float:
+    """Seconds per unit of a latency: a claim's ``latency_ms``/``latency_s`` or a row's
+    "Latency (ms)"/"Latency (s)"."""
+    return 0.001 if re.search(r"ms\b|\(ms\)|_ms$", unit) else 1.0

@@ -230,8 +230,7 @@ class Difference:
         examples = {
             "version": f"name {' and '.join(n)} beside the {'result it' if len(n) == 1 else 'results they'} gave, "
             f'e.g. "... in MLPerf® Inference {n[0]}"',
-            "division": f'name each side\'s division, e.g. "the {v[0]} result ... the {v[1]} one", '
-            "and say what the Open submission changed that the Closed rules do not allow",
+            "division": f'name each side\'s division, e.g. "the {v[0]} result ... the {v[1]} one"',
             "category": f'name each side\'s category, e.g. "the {v[0]} system ... the {v[1]} one"',
             "scenario": f'name each side\'s scenario, e.g. "... in the {v[0]} scenario ... in the {v[1]} scenario"',
             "chip count": f'state each side\'s chip count, e.g. "the {v[0]} system ... the {v[1]} one"',
@@ -390,23 +389,15 @@ def open_closed(ctx: Context) -> Iterator[Issue]:
         # the explanation often precedes the comparison ("These Open results would not qualify ...
         # With that difference stated, ..."), in its section or a section before it ("Why these
         # results are in the Open division"): what a reader has read by the end of its section
-        if _open_unexplained(ctx, cmp) and not any(d.what == "division" for d in undisclosed(ctx, cmp)):
+        section = section_of(ctx, cmp.anchor.block)
+        upto = ctx.doc.index(section[-1]) if section else ctx.doc.index(cmp.anchor.block)
+        text = "\n".join(b.text for b in ctx.doc.blocks[: upto + 1] if not b.generated)
+        if not NOT_CLOSED.search(text):
             yield at_claim(
                 cmp.anchor,
                 f"{cmp.anchor.text} compares Open and Closed results without saying how the Open result would not qualify as Closed",
                 "say what the Open submission changed that the Closed rules do not allow",
             )
-
-
-def _open_unexplained(ctx: Context, cmp: Comparison) -> bool:
-    """Whether nothing a reader has read by the end of the comparison's section says how its
-    Open result would not qualify as Closed. The explanation often precedes the comparison
-    ("These Open results would not qualify ... With that difference stated, ..."), in its section
-    or a section before it ("Why these results are in the Open division")."""
-    section = section_of(ctx, cmp.anchor.block)
-    upto = ctx.doc.index(section[-1]) if section else ctx.doc.index(cmp.anchor.block)
-    text = "\n".join(b.text for b in ctx.doc.blocks[: upto + 1] if not b.generated)
-    return not NOT_CLOSED.search(text)
 
 
 def _side_rows(calc: Any) -> list[Row]:

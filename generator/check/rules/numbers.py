@@ -89,7 +89,7 @@ def hand_typed_number(ctx: Context) -> Iterator[Issue]:
             continue
         if (
             _allowed(ctx, c)
-            or (c.text in clauses and not c.suffix and not c.unit)
+            or (_clause(c.text, clauses) and not c.suffix and not c.unit)
             or _ideal(c)
             or _label_count(c)
             or _accuracy(c)
@@ -301,6 +301,14 @@ IDEAL = re.compile(
 )
 
 
+def _clause(text: str, clauses: set[str]) -> bool:
+    """A report's clause, or a sibling of a dotted one ("in 3.3" beside a heading "3.4 —": a
+    changelog's earlier version, a clause the excerpt does not show)."""
+    return text in clauses or (
+        "." in text and text.rsplit(".", 1)[0] in {x.rsplit(".", 1)[0] for x in clauses if "." in x}
+    )
+
+
 def _clause_numbers(ctx: Context) -> set[str]:
     """The numbers of a report's clauses ("4", "4.1"), which its text refers to ("in 3.1 and 3.2"):
     those that number a heading, and dotted ones that open a paragraph."""
@@ -344,7 +352,22 @@ def _chip_count(c: Claim) -> bool:
         return False
     text = c.block.text
     after = text[c.index + len(c.text) :]
-    return bool(COUNT_AFTER.match(after)) or bool(DIVISOR_BEFORE.search(text[max(0, c.index - 90) : c.index]))
+    before = text[max(0, c.index - 90) : c.index]
+    return bool(
+        COUNT_AFTER.match(after)
+        or COUNT_AFTER.match(RANGE_TO.sub("", after, count=1))  # "from 32 to 64 GPUs"
+        or DIVISOR_BEFORE.search(before)
+        or COUNTS_BEFORE.search(before)
+    )
+
+
+#: the first number of a pair or range of chip counts: "32 to 64 GPUs", "10 and 8 GPUs"
+RANGE_TO = re.compile(r"^\s*(?:to|and|or|vs\.?|versus|[-–])\s*\d[\d,]*(?=[\s-])")
+#: counts after the word: "different GPU counts (10 and 8)"
+COUNTS_BEFORE = re.compile(
+    r"\b(?:GPU|accelerator|chip|node)\s+counts?\s*(?:\(|of\s+|:\s*)(?:\d[\d,]*\s*(?:,|and|or|vs\.?|to)\s*)*$",
+    re.I,
+)
 
 
 def _printed_counts(ctx: Context, c: Claim) -> set[int]:
