@@ -1358,3 +1358,19 @@ def test_chip_counts_in_ranges_and_lists_are_verified_and_a_changelog_names_its_
     assert findings(tmp_path, body, official, manifest, "MLP019") == [
         "9:99 40 is typed by hand (a chip count no row printed in its section has)"
     ]
+
+
+def test_a_rating_in_watts_and_a_divisor_after_the_division_sign_are_not_typed_results(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    """A TDP or TGP is a product's specification (MLP011 reads what is made of it); "÷ 72" divides
+    by a chip count the section's rows have."""
+    body = (
+        '{%- set b = per_gpu("6.1-0025", "gpt-oss-120b", "Server") -%}\n'
+        "## Racks\n\nThe rack gives {{ b }} tokens/s per GPU (system result ÷ 72; ÷ 36 per tray), "
+        "on GPUs with a 1,400 W TGP; the rack drew 120,000 W.{{ cite() }}\n\n{{ footnotes() }}\n"
+    )
+    assert findings(tmp_path, body, official, manifest, "MLP019") == [
+        "9:64 36 is typed by hand (a chip count no row printed in its section has)",
+        "9:120 120,000 is typed by hand",
+    ]

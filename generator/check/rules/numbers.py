@@ -74,9 +74,11 @@ def hand_typed_number(ctx: Context) -> Iterator[Issue]:
     dates, years, entry IDs, identifiers ("B300", "NVL72", "8-GPU"), quotations and small counts
     below ten are not numbers in this sense, nor are an accuracy after the word that names it,
     times, and quantities the results do not measure (cores, hours, GB); a chip count ("72
-    GPUs", "divided by 72") is a warning: the data give it (``x.gpus``), and MLP025 checks it
-    against its row; so is a number in a question ("So, is it 2.5×?"). A wattage stated as a
-    configured power limit is a setting, not a result. Inline ``<!-- gpu-insights: allow MLP019
+    GPUs", "divided by 72", "÷ 72", "from 32 to 64 GPUs") that a row printed in its section has
+    is checked against the data on every rebuild and not reported; another is a warning (the
+    data give it: ``x.gpus``); so is a number in a question ("So, is it 2.5×?"). A wattage stated
+    as a configured power limit or a rating ("1,000 W TDP") is a setting, not a result. A typed
+    number that a row printed in its section gives is told the placeholder that prints it. Inline ``<!-- gpu-insights: allow MLP019
     "why" -->`` accepts a deliberate one."""
     if not ctx.template:
         return
@@ -337,7 +339,7 @@ def _label_count(c: Claim) -> bool:
 
 #: a divisor that is a chip count: "divided by 72", "a division of the system results by 72"
 DIVISOR_BEFORE = re.compile(
-    r"\b(?:divid\w*|division)\b[^.\d]{0,60}?\s+by\s+(?:the\s+|its\s+|their\s+)?$", re.I
+    r"\b(?:divid\w*|division)\b[^.\d]{0,60}?\s+by\s+(?:the\s+|its\s+|their\s+)?$|÷\s*$", re.I
 )
 #: an accuracy the official files give ("exact-match accuracy is 82.7", "a ROUGE-L of 24.3")
 ACCURACY_BEFORE = re.compile(
@@ -445,7 +447,16 @@ def _power_setting(ctx: Context, c: Claim) -> bool:
         if b.table >= 0
         else b.words(c.sentence)
     )
-    return bool(SETTING.search(text))
+    before, after = b.text[max(0, c.index - 40) : c.index], b.text[c.index + len(c.text) :][:40]
+    return bool(SETTING.search(text) or RATING_BEFORE.search(before) or RATING_AFTER.match(after))
+
+
+#: a rating, which no result measures ("the GPU's 1,100 W TGP", "1,000 W TDP each", "rated at
+#: 700 W", "a TDP of 1,000 W"): a product's specification, as "70B" is a model's; MLP011 reads
+#: what is made of it
+RATING = r"(?:TDP|TGP|TBP|thermal design power|nameplate(?: power)?|rated(?: power)?|PSU(?: rating)?)"
+RATING_BEFORE = re.compile(rf"\b{RATING}\s*(?:of|at|is|=|:)?\s*$", re.I)
+RATING_AFTER = re.compile(rf"^\s?k?W\s+(?:[\w-]+\s+)?{RATING}\b", re.I)
 
 
 def _accuracy(c: Claim) -> bool:
