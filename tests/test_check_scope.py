@@ -1374,3 +1374,21 @@ def test_a_rating_in_watts_and_a_divisor_after_the_division_sign_are_not_typed_r
         "9:64 36 is typed by hand (a chip count no row printed in its section has)",
         "9:120 120,000 is typed by hand",
     ]
+
+
+def test_a_change_between_benchmarks_and_a_table_row_across_rounds_are_comparisons(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    """ "fell from X (DLRM-v2, v5.1) to Y (DLRM-v3, v6.0)" compares them; so does a table row that
+    sets the two rounds' results side by side, with no cell computing the change."""
+    v2 = 'best("dlrm-v2-99", "Offline", round="5.1", gpus=8)'
+    v3 = 'best("dlrm-v3", "Offline", round="6.0", gpus=8)'
+    body = (
+        f"## Recommendation\n\nPer GPU, the best result fell from {{{{ {v2} }}}} (DLRM-v2, v5.1) to "
+        f"{{{{ {v3} }}}} (DLRM-v3, v6.0).{{{{ cite() }}}}\n\n"
+        f"| Workload | v5.1 | v6.0 |\n|---|--:|--:|\n| DLRM | {{{{ {v2} }}}} | {{{{ {v3} }}}} |\n\n"
+        "{{ footnotes() }}\n"
+    )
+    found = findings(tmp_path, body, official, manifest, "MLP009")
+    assert [f.split(" ")[0] for f in found] == ["8:36", "12:10"], found
+    assert all("dlrm-v2-99 and dlrm-v3, different benchmarks, across v5.1, v6.0" in f for f in found)

@@ -141,6 +141,23 @@ def _comparisons(ctx: Context) -> list[Comparison]:
         rows = _unique_rows([r for c in cells for r in c.rows])
         if len(rows) >= 2 and not any(x.table and x.anchor.block.table == cells[0].block.table for x in out):
             out.append(Comparison(cells[0], rows, _table_scope(ctx, cells[0].block), table=True))
+        out += _across_rounds(ctx, cells, out)
+    return out
+
+
+def _across_rounds(ctx: Context, cells: list[Claim], found: list[Comparison]) -> list[Comparison]:
+    """A table row that sets one workload's results of two rounds side by side ("| DLRM | v5.1
+    best | v6.1 best |") compares them, whether or not a cell computes the change."""
+    out = []
+    by_row: dict[int, list[Claim]] = {}
+    for c in cells:
+        by_row.setdefault(c.block.row, []).append(c)
+    for row in by_row.values():
+        rows = _unique_rows([r for c in row for r in c.rows])
+        keys = {r.key for r in rows}
+        if len({r.round for r in rows}) < 2 or any({r.key for r in x.rows} == keys for x in found):
+            continue
+        out.append(Comparison(row[0], rows, _table_scope(ctx, row[0].block), table=True))
     return out
 
 
