@@ -1392,3 +1392,18 @@ def test_a_change_between_benchmarks_and_a_table_row_across_rounds_are_compariso
     found = findings(tmp_path, body, official, manifest, "MLP009")
     assert [f.split(" ")[0] for f in found] == ["8:36", "12:10"], found
     assert all("dlrm-v2-99 and dlrm-v3, different benchmarks, across v5.1, v6.0" in f for f in found)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "reported"),
+    [
+        ("With this result, MLCommons has effectively validated our cloud as a reference platform.", True),
+        ("MLCommons has vouched for our serving stack.", True),
+        ("MLCommons validated the results as compliant with the rules.", False),
+    ],
+)
+def test_an_adverb_or_a_new_verb_does_not_hide_an_implied_endorsement(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest, sentence: str, reported: bool
+) -> None:
+    path = article(tmp_path, f"In MLPerf® Inference v6.1, {sentence}\n\n{LEGEND}\n", FRONT)
+    assert bool([f for f in check(path, official, manifest) if f.rule == "MLP032"]) == reported

@@ -385,8 +385,11 @@ _BY = (
     r"validated\s+by\s+(?:the\s+)?MLCommons(?:\s+Association)?\s+as\b"
 )
 _ENDORSES = (
-    r"MLCommons(?:\s+Association)?(?:\s+(?:itself|officially|now|also|has|have|had|did|does|would))*\s+"
-    r"(?:endorse[sd]?|approve[sd]?|certif(?:ies|ied|y)|recommend(?:s|ed)?|accredit(?:s|ed)?|(?:hand)?picked|chose|crowned)\b"
+    r"MLCommons(?:\s+Association)?(?:\s+(?:itself|officially|now|also|has|have|had|did|does|would|\w+ly))*\s+"
+    r"(?:endorse[sd]?|approve[sd]?|certif(?:ies|ied|y)|recommend(?:s|ed)?|accredit(?:s|ed)?|(?:hand)?picked|chose|crowned|"
+    r"blessed|vouche[sd]\s+for|"
+    # "has effectively validated our cloud as a reference platform"; not "validated the results as compliant"
+    r"validat(?:es|ed)\s+(?!(?:the\s+|our\s+|these\s+|its\s+|their\s+)?(?:results?|submissions?|scores?|numbers|runs?|measurements?)\b)(?:\S+\s+){1,4}?as)\b"
 )
 _ADJECTIVE = (
     r"(?:MLCommons|MLPerf)®?(?:\s+(?:Inference|Training|Storage|Client|Mobile|Tiny|HPC|Automotive))?"
