@@ -71,6 +71,7 @@ def figures(score: Score, seconds: float) -> dict[str, object]:
         "expected": score.expected,
         "reported": score.reported,
         "recall": round(score.recall, 4),
+        "recall_paragraph": round(score.recall_paragraph, 4),
         "precision": round(score.precision, 4),
         "columns_off": sum(len(o.columns_off) for o in score.outcomes),
         "kinds": kinds,
@@ -111,6 +112,7 @@ def main() -> None:
             f" ({k['false_errors']} errors)"
         )
     print(f"recall: {out['recall']:.3f} ({out['expected']} intended findings)")
+    print(f"recall, a finding anywhere in the editor's paragraph: {out['recall_paragraph']:.3f}")
     print(f"precision: {out['precision']:.3f} ({out['reported']} findings reported)")
     print(f"precision without the project's own rules (MLP019): {out['precision_guideline_rules']:.3f}")
     print(

@@ -21,7 +21,7 @@ from generator.article.functions import Library, Prices
 from generator.article.render import Renderer
 from generator.article.scaffold import scaffold, write_scaffold
 from generator.check import RULES, CheckConfig, Checker, Finding, check_rendered, rules_markdown, vocabulary
-from generator.check.corpus import Intent, Score, evaluate, load_intent
+from generator.check.corpus import Expected, Intent, Score, compare, evaluate, load_intent
 from generator.check.registry import Rule
 from generator.check.rules.verification import flagged
 from generator.cli import main
@@ -515,3 +515,16 @@ def test_an_edited_article_is_checked_reading_only_its_new_sentences(
     assert check_with(ReadCache(tmp_path / "reads", "other code or data")) == again
     assert len(read) > 200
     assert [f for f in again if f.line <= len(reference.splitlines())] == first
+
+
+def test_a_finding_on_another_line_of_the_editors_paragraph_is_near_not_a_hit(tmp_path: Path) -> None:
+    """Strict recall asks for the editor's line; the paragraph recall takes the paragraph a
+    reader is shown (a comparison reported at its percentage, two lines below the word the editor
+    pointed at)."""
+    path = tmp_path / "a.md"
+    path.write_text("---\ntitle: t\n---\n\nOne\ntwo\nthree\n\nfour\n", "utf-8")
+    intent = Intent(path, "bad", [Expected("MLP007", 5, 1), Expected("MLP007", 9, 1)])
+    found = [Finding(str(path), 7, 3, "MLP007", "error", "m")]
+    out = compare(intent, found)
+    assert (out.hits, out.near, [e.line for e in out.misses]) == ([], [Expected("MLP007", 5, 1)], [5, 9])
+    assert Score([out]).recall == 0.0 and Score([out]).recall_paragraph == 0.5

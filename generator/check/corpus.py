@@ -67,6 +67,8 @@ class Outcome:
     misses: list[Expected] = field(default_factory=list)
     extra: list[Finding] = field(default_factory=list)
     columns_off: list[Expected] = field(default_factory=list)
+    #: misses the intended rule reports on another line of the editor's paragraph
+    near: list[Expected] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -84,6 +86,13 @@ class Score:
     @property
     def recall(self) -> float:
         return sum(len(o.hits) for o in self.outcomes) / max(1, self.expected)
+
+    @property
+    def recall_paragraph(self) -> float:
+        """Recall counting a finding of the intended rule on another line of the paragraph the
+        editor pointed into (the sentence a reader is shown)."""
+        found = sum(len(o.hits) + len(o.near) for o in self.outcomes)
+        return found / max(1, self.expected)
 
     @property
     def reported(self) -> int:
@@ -136,13 +145,28 @@ def compare(intent: Intent, findings: list[Finding]) -> Outcome:
     and :attr:`Outcome.columns_off` lists it."""
     out = Outcome(intent, findings)
     counted = _counted(findings)
+    lines = intent.path.read_text("utf-8").splitlines() if intent.path.is_file() else []
     for e in intent.expected:
         same = [f for f in counted if f.rule == e.rule and f.line == e.line]
         (out.hits if same else out.misses).append(e)
         if same and e.column and all(f.col != e.column for f in same):
             out.columns_off.append(e)
+        if not same and any(f.rule == e.rule and f.line in _paragraph(lines, e.line) for f in counted):
+            out.near.append(e)
     out.extra = [f for f in counted if f.rule not in intent.rules]
     return out
+
+
+def _paragraph(lines: list[str], line: int) -> range:
+    """The 1-based lines of the paragraph (a run of non-blank lines) holding *line*."""
+    if not 1 <= line <= len(lines) or not lines[line - 1].strip():
+        return range(line, line + 1)
+    first = last = line
+    while first > 1 and lines[first - 2].strip():
+        first -= 1
+    while last < len(lines) and lines[last].strip():
+        last += 1
+    return range(first, last + 1)
 
 
 def evaluate(renderer: Renderer, checker: Checker, root: Path) -> Score:
