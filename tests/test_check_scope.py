@@ -1407,3 +1407,23 @@ def test_an_adverb_or_a_new_verb_does_not_hide_an_implied_endorsement(
 ) -> None:
     path = article(tmp_path, f"In MLPerf® Inference v6.1, {sentence}\n\n{LEGEND}\n", FRONT)
     assert bool([f for f in check(path, official, manifest) if f.rule == "MLP032"]) == reported
+
+
+@pytest.mark.parametrize(
+    ("named", "expected"),
+    [
+        ("the Available GB300 rack", ["compares Preview with Available results"]),
+        ("the Available GB300 rack and the Preview Rubin rack", []),
+    ],
+)
+def test_naming_available_for_one_side_does_not_name_the_others_preview_category(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest, named: str, expected: list[str]
+) -> None:
+    body = (
+        '{%- set gb = per_gpu("6.1-0074", "deepseek-r1", "Server") -%}'
+        '{%- set vr = per_gpu("6.1-0106", "deepseek-r1", "Server") -%}\n'
+        f"In MLPerf® Inference v6.1 Closed, DeepSeek-R1 Server, per GPU, {named} (72 GPUs each) give "
+        "{{ gb }} and {{ vr }}: Rubin is {{ ratio(vr, gb) }} the GB300.{{ cite() }}\n\n{{ footnotes() }}\n"
+    )
+    found = findings(tmp_path, body, official, manifest, "MLP007")
+    assert [f.split(" ", 2)[2].split(",")[0] for f in found] == expected

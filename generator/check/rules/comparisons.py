@@ -265,8 +265,9 @@ def _in_order(values: list[T]) -> list[T]:
 def undisclosed(ctx: Context, cmp: Comparison) -> list[Difference]:
     """The differences between the sides that the comparison's scope does not identify. With
     *k* values of one attribute, naming *k − 1* of them identifies it, except scenarios, which are
-    all named (one named scenario reads as both sides'); of the rounds, every one but the newest
-    (which may be the article's own) must be named."""
+    all named (one named scenario reads as both sides'), and categories, where every one but
+    Available is named (an unnamed category reads as Available); of the rounds, every one but the
+    newest (which may be the article's own) must be named."""
     rows, named, out = cmp.rows, _named(ctx, cmp), []
 
     def check(
@@ -282,7 +283,17 @@ def undisclosed(ctx: Context, cmp: Comparison) -> list[Difference]:
     if older:
         out.append(Difference("version", [f"v{v}" for v in rounds], [f"v{v}" for v in older]))
     check("division", [r.division for r in rows], named.divisions, lambda d: f"{d.capitalize()}-division")
-    check("category", [r.category for r in rows], named.categories, cat)
+    # naming "Available" for one side does not say the other is Preview or RDI: a reader takes an
+    # unnamed category for Available, so every other one must be named
+    categories = _in_order([r.category for r in rows])
+    if len(categories) > 1 and any(v not in named.categories and v != "available" for v in categories):
+        out.append(
+            Difference(
+                "category",
+                [cat(v) for v in categories],
+                [cat(v) for v in categories if v not in named.categories],
+            )
+        )
     # one scenario named reads as the scenario of both sides ("B300 posts X in the Server
     # scenario. MI355X: Y"): every side's is named
     check("scenario", [r.scenario for r in rows], named.scenarios, every=True)
