@@ -1399,6 +1399,7 @@ def test_a_change_between_benchmarks_and_a_table_row_across_rounds_are_compariso
     [
         ("With this result, MLCommons has effectively validated our cloud as a reference platform.", True),
         ("MLCommons has vouched for our serving stack.", True),
+        ("MLCommons has in effect certified either chassis as production-ready.", True),
         ("MLCommons validated the results as compliant with the rules.", False),
     ],
 )
@@ -1427,3 +1428,26 @@ def test_naming_available_for_one_side_does_not_name_the_others_preview_category
     )
     found = findings(tmp_path, body, official, manifest, "MLP007")
     assert [f.split(" ", 2)[2].split(",")[0] for f in found] == expected
+
+
+def test_systems_you_can_buy_today_are_the_available_ones_and_the_fastest_you_can_buy_is_every_product(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    body = (
+        "Among the systems you can buy or rent today, Nebius's VR200 NVL72 (entry 6.1-0107) gave "
+        "591,368 tokens/s on DeepSeek-R1 Server in MLPerf® Inference v6.1 Closed.[^1] It is the "
+        "fastest accelerator you can buy.\n\n" + NOTE.format(ids="6.1-0107")
+    )
+    path = article(tmp_path, body, FRONT)
+    found = [(f.rule, f.message) for f in check(path, official, manifest) if f.rule in ("MLP025", "MLP026")]
+    assert found == [
+        (
+            "MLP025",
+            "the sentence says Available (category), but 591,368 is the Preview result of 6.1-0107 deepseek-r1 Server",
+        ),
+        (
+            "MLP026",
+            '"fastest" accelerator you can buy: a claim about every product, wider than any set of MLPerf® '
+            "results can support",
+        ),
+    ]

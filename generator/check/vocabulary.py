@@ -95,7 +95,9 @@ SCENARIOS = {
 _CAT_NOUN = r"(?:category|categories|system|systems|row|rows|hardware|submission|submissions|result|results|part|parts|platforms?)"
 CATEGORIES = {
     "available": lazy_pattern(
-        rf"\bAvailable\b|\bavailable\s+{_CAT_NOUN}\b|\bgenerally available\b|\bshipping\b"
+        rf"\bAvailable\b|\bavailable\s+{_CAT_NOUN}\b|\bgenerally available\b|\bshipping\b|"
+        # "among the systems you can buy or rent today": what the Available category means
+        rf"\b{_CAT_NOUN}\s+(?:that\s+)?(?:you|one|anyone|buyers?|customers?)\s+can\s+(?:buy|rent|order)(?:\s+or\s+(?:buy|rent|order))?\s+(?:today|now)\b"
     ),
     "preview": re.compile(rf"\bPreview\b|\bpreview\s+{_CAT_NOUN}\b|\bpre-?release\b"),
     "rdi": re.compile(r"\bRDI\b|\bresearch,? development,? (?:or|and) internal\b|\bR&D\b", re.I),

@@ -385,7 +385,8 @@ _BY = (
     r"validated\s+by\s+(?:the\s+)?MLCommons(?:\s+Association)?\s+as\b"
 )
 _ENDORSES = (
-    r"MLCommons(?:\s+Association)?(?:\s+(?:itself|officially|now|also|has|have|had|did|does|would|\w+ly))*\s+"
+    r"MLCommons(?:\s+Association)?(?:\s+(?:itself|officially|now|also|has|have|had|did|does|would|\w+ly|"
+    r"in effect|in practice|de facto|as good as))*\s+"
     r"(?:endorse[sd]?|approve[sd]?|certif(?:ies|ied|y)|recommend(?:s|ed)?|accredit(?:s|ed)?|(?:hand)?picked|chose|crowned|"
     r"blessed|vouche[sd]\s+for|"
     # "has effectively validated our cloud as a reference platform"; not "validated the results as compliant"

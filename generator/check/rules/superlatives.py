@@ -59,7 +59,11 @@ NOT_A_CLAIM = re.compile(
 #: a superlative over every product on sale, which no scope of results can support: "the fastest
 #: GPU money can buy", "the best accelerator on the market", "in the industry"
 MARKET_WIDE = re.compile(
-    r"\b(?:money can buy|on the (?:market|planet)|in the (?:industry|market|world)|"
+    r"\b(?:money can buy|on the (?:market|planet)|"
+    # "the fastest accelerator you can buy"; not "among the systems you can buy" (the Available ones)
+    r"(?<!among the )(?<!among )(?:accelerator|GPU|chip|card|system|server|platform|instance)s?\s+(?:that\s+)?"
+    r"(?:you|one|anyone|buyers?|customers?) can (?:buy|rent|get|order)|"
+    r"in the (?:industry|market|world)|"
     r"anywhere|bar none|full stop|of any vendor|from any vendor|"
     # a class of workloads instead of the benchmark: "the fastest accelerator ... for small language models"
     r"for (?:all |any |every )?(?:small |large |open )?(?:language models|LLMs|AI(?: inference| workloads)?|"
