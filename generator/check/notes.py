@@ -17,11 +17,14 @@ from generator.check.document import Block, Document
 from generator.check.vocabulary import ENTRY
 
 GENERATED_MARKER = re.compile(r"\[\^?\\\[(\d+)\\\]\]\(#mlperf-fn-(\d+)\)")
-MD_MARKER = re.compile(r"\[\^([^\]\s]+)\](?!:)")
+#: a Markdown footnote reference; "[^1]:" is a definition at the start of a line only ("the
+#: following verified results[^1]:" refers to the note)
+MD_MARKER = re.compile(r"\[\^([^\]\s]+)\](?!:)|(?<=\S)\[\^([^\]\s]+)\](?=:)")
 BRACKET_MARKER = re.compile(r"(?<![\w\\\[])\^?\[(\d{1,2})\](?![(:\w])")
 SUPERSCRIPT = {"¹": "1", "²": "2", "³": "3", "⁴": "4", "⁵": "5", "⁶": "6", "⁷": "7", "⁸": "8", "⁹": "9"}
 SUPER_MARKER = re.compile(r"(?<=[\w.,;:)%×”\"])([¹²³⁴⁵⁶⁷⁸⁹]+)")
-NOTE_START = re.compile(r"^\s*(?:\[(\d{1,2})\]|(\d{1,2})[.)]|([¹²³⁴⁵⁶⁷⁸⁹]))\s*")
+#: a hand-written note's label: "[1]", "1.", "1)", "¹" (not a clause number "4.1 This ...")
+NOTE_START = re.compile(r"^\s*(?:\[(\d{1,2})\]|(\d{1,2})[.)](?!\d)|([¹²³⁴⁵⁶⁷⁸⁹]))\s*")
 CITATION_WORDS = re.compile(r"MLPerf|MLCommons|Retrieved|retrieved|\bentr(?:y|ies)\b|trademark", re.I)
 
 
@@ -183,7 +186,7 @@ def _markers(b: Block, *, is_note: bool) -> list[Marker]:
             out.append(Marker(m.group(2), b, m.start(), "generated"))
         plain = GENERATED_MARKER.sub(lambda m: " " * len(m.group(0)), b.raw)
     for m in MD_MARKER.finditer(plain):
-        out.append(Marker(m.group(1), b, m.start(), "markdown"))
+        out.append(Marker(m.group(1) or m.group(2), b, m.start(), "markdown"))
     if is_note:
         return out
     for m in BRACKET_MARKER.finditer(plain):

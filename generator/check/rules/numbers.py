@@ -89,6 +89,8 @@ def hand_typed_number(ctx: Context) -> Iterator[Issue]:
             continue
         if c.value < 10 and float(c.value).is_integer() and not c.suffix and c.unit in ("", "throughput"):
             continue
+        if not c.suffix and PCT_RANGE.match(c.block.text[c.index + len(c.text) :]):
+            continue  # "20–30%": the range is one percentage, read at its second number
         if (
             _allowed(ctx, c)
             or (_clause(c.text, clauses) and not c.suffix and not c.unit)
@@ -433,7 +435,18 @@ def _comparing(c: Claim) -> bool:
     text = c.block.text
     around = text[max(c.sentence.start, c.index - 50) : c.index + len(c.text) + 40]
     of = re.match(r"\s*of\b", text[c.index + len(c.text) :])  # "70% of the Server figure": made from a result
+    if not c.rows and EXPECTED.search(text[max(c.sentence.start, c.index - 30) : c.index + len(c.text) + 50]):
+        return False  # "the 20–30% our literature review led us to expect": no result's
     return bool(PCT_COMPARE.search(around)) or bool(c.rows) or of is not None
+
+
+#: a percentage from outside the results: an expectation, a rule of thumb, a source's figure
+EXPECTED = re.compile(
+    r"\b(?:expect\w*|literature|rule of thumb|predict\w*|forecast\w*|guidance)\b",
+    re.I,
+)
+#: the first number of a range of percentages: "20–30%", "20 to 30%"
+PCT_RANGE = re.compile(r"^\s*(?:[-–—]|to)\s*\d[\d,.]*\s?%")
 
 
 def _power_setting(ctx: Context, c: Claim) -> bool:

@@ -50,6 +50,8 @@ NOT_A_CLAIM = re.compile(
     # a reference point, not a claim: "within 5.4% of the highest score", "behind the fastest"
     r"\bwithin\s+\S+\s+(?:of|from)\s+the\s+(?:highest|fastest|best|top|leading|leader)\b|"
     r"\b(?:behind|below|short of|trail\w*)\s+the\s+(?:highest|fastest|best|top|leading|leader)\b|"
+    # another's lead as a reference point: "the previous leader", "last round's record"
+    r"\b(?:previous|former|prior|earlier|old|then|last (?:round|year)['’]s)[\s-]+(?:leader|record(?:-holder)?)\b|"
     # idioms: "setting the record straight", "for the record"
     r"\bthe\s+record\s+straight\b|\b(?:for|on|off)\s+the\s+record\b|"
     # the verb: "why we waited two weeks to record", "we record every run"
@@ -195,6 +197,10 @@ OBJECT_BEFORE = re.compile(
 REFERENCE_BEFORE = re.compile(
     r"\b(?:ahead of|than|against|over|versus|vs\.?|behind|trails?|trailing)\s+(?:\w+'s\s+)?$", re.I
 )
+#: another's lead as the point a value is set against: "above the September 2025 leader"
+LEAD_REFERENCE = re.compile(
+    r"\b(?:ahead of|than|against|over|above|below|past|versus|behind)\s+the\s+(?:[\w'’-]+\s+){0,3}$", re.I
+)
 
 
 def _appositive(ctx: Context, b: Block, s: Sentence, end: int) -> Claim | None:
@@ -282,6 +288,8 @@ def superlative_without_scope(ctx: Context) -> Iterator[Issue]:
                     NOT_A_CLAIM.search(text[max(0, m.start() - 24) : m.end() + 12])
                     # "ahead of the best B200 system": a reference to a row, the claim is the other side's
                     or REFERENCE_BEFORE.search(text[max(0, m.start() - 24) : m.start()])
+                    or m.group(0).lower().startswith(("leader", "record"))
+                    and LEAD_REFERENCE.search(text[max(0, m.start() - 60) : m.start()])
                     or (ctx.quoted(b, s.start + m.start()) and not own_unverified)
                     or ctx.printed(b, s.start + m.start())  # "Fastest" in a system's name is data
                 ):

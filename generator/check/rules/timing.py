@@ -33,9 +33,11 @@ def published_too_early(ctx: Context) -> Iterator[Issue]:
     """Reports an article dated before the end of the two-week window that follows the official
     publication of a round whose results it cites (dates from ``data/rounds.toml``). A submitter
     publishing its own results (front matter ``publisher: Nebius``, a submitter of the cited
-    rows) may publish from the publication date on. Without ``publisher:``, an article whose
-    author is a submitter of the cited rows, or whose title reads as one's own announcement
-    ("Press release: AMD Instinct MI355X achieves ..."), may be its own: a warning."""
+    rows) may publish from the publication date on; so may an author that names the one
+    submitter of every cited row ("author: GigaComputing press office"). Without ``publisher:``,
+    an article whose author is a submitter of some of the cited rows, or whose title reads as
+    one's own announcement ("Press release: AMD Instinct MI355X achieves ..."), may be its own: a
+    warning."""
     date = ctx.rendered.article.date
     if date is None:
         return
@@ -48,6 +50,9 @@ def published_too_early(ctx: Context) -> Iterator[Issue]:
             r.submitter.lower().replace("_", " ") for c in ctx.claims for r in c.rows if r.round == v
         }
         own = bool(publisher) and any(s == publisher or s.startswith(publisher + " ") for s in submitted)
+        # "author: GigaComputing press office" on an article citing GigaComputing's rows alone:
+        # the submitter publishing its own results, as "publisher:" says
+        own = own or (not publisher and len(submitted) == 1 and _author_is(ctx, submitted, OWN_VOICE))
         earliest = rnd.published if own else rnd.published + WINDOW
         if date < earliest and own:
             yield at_meta(
@@ -70,27 +75,29 @@ def published_too_early(ctx: Context) -> Iterator[Issue]:
             )
             # a press release whose title or author names a submitter of the cited rows may be that
             # submitter's own: without "publisher:" the checker cannot tell (a warning)
-            yield replace(issue, undecided=_names_a_submitter(ctx, submitted)) if not publisher else issue
+            yield replace(issue, undecided=_author_is(ctx, submitted)) if not publisher else issue
 
 
-def _names_a_submitter(ctx: Context, submitted: set[str]) -> bool:
-    """Whether the title or the author names a submitter of the cited rows ("AMD Instinct MI355X
-    achieves ...", "author: NVIDIA newsroom")."""
+def _author_is(ctx: Context, submitted: set[str], voice: re.Pattern[str] | None = None) -> bool:
+    """Whether the front matter's author names a submitter of the cited rows, or the title names
+    one in words of its own announcement (*voice*: "Investor relations update: Cisco ...")."""
     meta = ctx.rendered.article.meta
     title, author = str(meta.get("title", "")).lower(), str(meta.get("author", "")).lower()
 
     def names(text: str) -> bool:
         return any(re.search(rf"\b{re.escape(s.split()[0])}\b", text) for s in submitted if s)
 
-    # the submitter as the author, or a title that reads as its own announcement: a review of
-    # "Dell's two B300 chassis" names a submitter without being one
-    return names(author) or (names(title) and bool(ANNOUNCEMENT.search(f"{title} {author}")))
+    said = (voice or ANNOUNCEMENT).search(f"{title} {author}")
+    return names(author) or (names(title) and said is not None)
 
 
-#: a title or author that reads as a company's own announcement
-ANNOUNCEMENT = re.compile(
-    r"\bpress release\b|\bannounc\w*|\bachiev\w*|\bunveil\w*|\bnewsroom\b|\bcorporate communications\b"
+#: words of a company's own channel: its press office, newsroom, investor relations
+OWN_VOICE = re.compile(
+    r"\bpress release\b|\bnewsroom\b|\bcorporate communications\b|\binvestor relations\b|"
+    r"\bpress office\b|\bshareholders?\b"
 )
+#: a title or author that reads as a company's own announcement (a journalist's too, maybe)
+ANNOUNCEMENT = re.compile(rf"{OWN_VOICE.pattern}|\bannounc\w*|\bachiev\w*|\bunveil\w*")
 
 
 @rule(
