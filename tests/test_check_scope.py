@@ -1508,3 +1508,18 @@ def test_settings_expectations_and_a_past_leader_are_not_typed_results_or_claims
         if f.rule in ("MLP019", "MLP026")
     ]
     assert found == [("MLP019", "warning", "30% is typed by hand (no comparison of results)")]
+
+
+def test_a_typed_percentage_said_to_be_the_authors_arithmetic_needs_no_not_verified_sentence(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    body = (
+        "In MLPerf® Inference v6.1 Closed, gpt-oss-120b Server, HPE's eight-GPU XD690 (entry 6.1-0052) "
+        "gave 113,685 tokens/s, 2.2% more than the 111,247 of CoreWeave's eight-GPU B300 (entry "
+        "6.1-0022), both Available.[^1]\n\n"
+        + NOTE.format(ids="6.1-0022 and 6.1-0052").replace(
+            LEGEND, "The 2.2% difference is computed by the author and is not an MLPerf® metric. " + LEGEND
+        )
+    )
+    path = article(tmp_path, body, FRONT)
+    assert [f.message for f in check(path, official, manifest) if f.rule == "MLP006"] == []

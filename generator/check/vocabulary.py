@@ -69,7 +69,8 @@ _PRODUCT = r"(?:(?-i:[A-Z][\w-]*)\s+|\d{3,5}\s+)"
 _NUM = rf"(?>\d{{1,3}}(?:,\d{{3}})+(?!\d)|\d+|{NUMBER_WORD})"
 CHIP_COUNT = [
     lazy_pattern(rf"(?=\d)(?<![\w.,])(\d{{1,3}}(?:,\d{{3}})*|\d+)(?:\s+|-){_PRODUCT}{{0,3}}{_GPU_NOUN}\b"),
-    lazy_pattern(rf"(?=\d)(?<![\w.,])(\d+)-(?:{_GPU_NOUN}|way|node)\b", re.I),
+    # not inside a system's name: "1-node-4x-BMG-B70", "1-node-2S-GNR_128C"
+    lazy_pattern(rf"(?=\d)(?<![\w.,])(\d+)-(?:{_GPU_NOUN}|way|node)\b(?!-\w)", re.I),
     re.compile(r"(?=\d)(?<![\w.,])(\d+)\s?[x×]\s?(?=[A-Z])"),
     lazy_pattern(
         rf"(?=[{''.join(sorted({w[0] for w in WORD_NUMBERS}))}])\b({NUMBER_WORD})(?:\s+|-){_PRODUCT}{{0,3}}{_GPU_NOUN}\b",

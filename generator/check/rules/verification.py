@@ -154,7 +154,8 @@ def not_verified_missing(ctx: Context) -> Iterator[Issue]:
     "are not verified by MLCommons Association" in its own words, is not reported. Typed ratios
     and percentages of official results, and nothing else computed, compare on the primary metric
     (§3's own example compares two results) rather than on a metric §9 lists: a warning, and not
-    reported beside results footnoted as verified. So is an
+    reported beside results footnoted as verified or where the article says the figure is its own
+    arithmetic, not an MLPerf® metric. So is an
     article that gives the not-verified statement and lacks only the one that derived metrics
     are not official: the guidelines' own derived-metric example (§9) gives no more."""
     derived = derived_claims(ctx)
@@ -185,6 +186,8 @@ def not_verified_missing(ctx: Context) -> Iterator[Issue]:
         ratios = [x for x in derived if x.typed and x.kind in ("ratio", "pct") and not x.unverified]
         compared = len(ratios) == len(derived) and any(len(x.rows) > 1 for x in ratios)
         compared = compared and all(len(x.rows) != 1 for x in ratios)  # one row: of an own result
+        if compared and states_derived(ctx):
+            return  # a comparison on the primary metric, said to be the author's arithmetic
         if (only_statement or compared) and VERIFIED_BASIS.search(everything(ctx)):
             return  # §6's own example: derived from results footnoted as verified, or said unverified in other words
         # the not-verified statement given, only "derived metrics are not official" missing: the
