@@ -102,6 +102,20 @@ def _fail(path: Path, line: int, message: str) -> TemplateError:
     return TemplateError(f"{path}:{line}: {message}")
 
 
+def _yaml_problem(exc: yaml.YAMLError) -> tuple[int, str]:
+    """(file line, message) of a YAML error: the problem and its place in the article's own lines
+    (YAML counts from 0 inside the front matter), with what to do about the usual mistake."""
+    mark = getattr(exc, "problem_mark", None)
+    problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+    if mark is None:
+        return 1, f"invalid front matter: {problem}"
+    line = mark.line + 2  # the "---" line, and 1-based
+    advice = ""
+    if "mapping values are not allowed" in problem:
+        advice = ' (a value holding ": " must be quoted: key: "value: more")'
+    return line, f"invalid front matter: {problem} at line {line}, column {mark.column + 1}{advice}"
+
+
 def _key_lines(text: str) -> dict[str, int]:
     out: dict[str, int] = {}
     for i, ln in enumerate(text.splitlines(), start=2):  # the front matter starts on line 2
@@ -218,9 +232,7 @@ def load_article(path: Path) -> Article:
             f"front matter uses more than {MAX_ALIASES} YAML aliases (refused: expansion is bounded)",
         ) from None
     except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        line = mark.line + 2 if mark else 1
-        raise _fail(path, line, f"invalid front matter: {exc}") from None
+        raise _fail(path, *_yaml_problem(exc)) from None
     except RecursionError:
         raise _fail(path, 1, "invalid front matter: lists or mappings nested too deeply") from None
     except ValueError as exc:  # a whole number longer than Python converts, say (its advice cut)
