@@ -341,3 +341,39 @@ def test_a_marker_after_a_paragraph_with_figures_marks_only_its_own(
     first, second = out.split("\n\n")[:2]
     assert "mlperf-fn" not in first
     assert second.count("(#mlperf-fn-") == 1
+
+
+def test_a_footnote_cites_the_page_of_its_suite(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    """v6.1's source is one page per suite ("inference-{suite}" in data/rounds.toml): an Edge
+    result's note names the Edge page, a Datacenter result's the Datacenter page."""
+    out = render(
+        tmp_path,
+        official,
+        manifest,
+        '{{ result("6.1-0054", "yolo-95", "Offline") }} and {{ result("6.1-0052", "gpt-oss-120b", "Server") }}'
+        ".{{ cite() }}\n\n{{ footnotes() }}\n",
+    )
+    sources = [
+        line.split("Retrieved from ")[1].split(" ")[0] for line in out.splitlines() if "Retrieved" in line
+    ]
+    assert sorted(sources) == [
+        "https://mlcommons.org/benchmarks/inference-datacenter/",
+        "https://mlcommons.org/benchmarks/inference-edge/",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("date", "says"),
+    [
+        ("2026-09-20", "This article, dated September 20, 2026, appears within the two-week window"),
+        ("2026-10-05", "Results were retrieved after the two-week window"),
+    ],
+)
+def test_the_compliance_paragraph_says_when_an_article_dated_in_the_window_appears(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest, date: str, says: str
+) -> None:
+    body = '{{ result("6.1-0052", "gpt-oss-120b", "Server") }}.{{ cite() }}\n\n{{ footnotes() }}\n\n{{ compliance() }}\n'
+    out = render(tmp_path, official, manifest, body, meta=f"date: {date}\n")
+    assert says in out

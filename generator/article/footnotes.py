@@ -185,7 +185,7 @@ def note_text(
     if rnd is not None:
         d = rnd.retrieved
         label = source_label(rnd, (loaded or {}).get(round_, ""))
-        src = f"Retrieved from {md(rnd.source)} ({md(label)}) on {d.day} {d:%B} {d.year};"
+        src = f"Retrieved from {md(rnd.source_of(suite))} ({md(label)}) on {d.day} {d:%B} {d.year};"
     else:
         src = "Source and retrieval date unknown: the round is not in data/rounds.toml;"
     ids = ", ".join(md(e) for e in sorted(g.entries))

@@ -10,6 +10,7 @@ article actually cited. The output may not exceed ``Limits.output_bytes``.
 
 from __future__ import annotations
 
+import datetime as dt
 import math
 import re
 import sys
@@ -387,7 +388,8 @@ class Renderer:
             if FOOTNOTES in c.text:
                 c.text, c.kind, placed = c.text.replace(FOOTNOTES, notes), GENERATED, True
             if COMPLIANCE in c.text:
-                c.text, c.kind = c.text.replace(COMPLIANCE, self.compliance_paragraph(state.uses)), GENERATED
+                paragraph = self.compliance_paragraph(state.uses, article.date)
+                c.text, c.kind = c.text.replace(COMPLIANCE, paragraph), GENERATED
         _separate_blocks(chunks)
         _strip_leading_newlines(chunks)
         _trim_trailing_newlines(chunks)
@@ -424,7 +426,9 @@ class Renderer:
             errata=list(state.errata),
         )
 
-    def compliance_paragraph(self, uses: list[FigureUse]) -> str:
+    def compliance_paragraph(self, uses: list[FigureUse], dated: dt.date | None = None) -> str:
+        """What the article's comparisons identify and when its results may be published. An
+        article *dated* inside the two-week window says so, rather than that the window passed."""
         rows = [r for u in uses for r in u.figure.entries]
         if not rows:
             return ""
@@ -441,6 +445,12 @@ class Renderer:
             return text
         d = rnd.published
         when = f"{d:%B} {d.day}, {d.year}"
+        if dated is not None and d <= dated < d + dt.timedelta(days=14):
+            return text + (
+                f" This article, dated {dated:%B} {dated.day}, {dated.year}, appears within the two-week "
+                f"window those guidelines set for non-submitters following the {when} publication: only a "
+                "submitter may publish its own results then."
+            )
         if (rnd.retrieved - rnd.published).days >= 14:
             return text + (
                 f" Results were retrieved after the two-week window those guidelines set "

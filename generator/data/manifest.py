@@ -54,6 +54,11 @@ class Round:
     def label(self) -> str:
         return f"v{self.version}"
 
+    def source_of(self, suite: str = "datacenter") -> str:
+        """Where readers find the round's *suite* results: ``source`` with ``{suite}`` filled in
+        ("https://mlcommons.org/benchmarks/inference-{suite}/" is one page per suite)."""
+        return self.source.replace("{suite}", suite)
+
 
 @dataclass(frozen=True)
 class Family:

@@ -132,9 +132,10 @@ def day(d: Any) -> str:
 def source_link(rnd: Round, table: ResultsTable | None = None) -> str:
     """The round's source as a link when it is an http(s) URL, else as text, named by the file
     *table* read (:func:`~generator.article.footnotes.source_label`)."""
-    url = safe_url(rnd.source)
+    source = rnd.source_of()  # the round's page: its datacenter results, which link to the others
+    url = safe_url(source)
     label = source_label(rnd, loaded_files(table).get(rnd.version, "") if table is not None else "")
-    return f"[{md(label)}]({url})" if url else f"{md(rnd.source)} ({md(label)})"
+    return f"[{md(label)}]({url})" if url else f"{md(source)} ({md(label)})"
 
 
 def bench_slug(benchmark: str) -> str:

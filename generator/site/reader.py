@@ -202,9 +202,10 @@ def reader_note(
     suite_name = SUITE_NAMES.get(suite, suite.capitalize())  # names from the data: text, never markup
     head = f"MLPerf® Inference v{md(round_)} {md(division.capitalize())} {md(suite_name)}: {benchmarks_cited(g, ctx)}."
     if rnd is not None:
-        d, url = rnd.retrieved, safe_url(rnd.source)
+        source = rnd.source_of(suite)
+        d, url = rnd.retrieved, safe_url(source)
         label = md(source_label(rnd, ctx.loaded.get(round_, "")))
-        where = f"[{label}]({url})" if url else f"{md(rnd.source)} ({label})"
+        where = f"[{label}]({url})" if url else f"{md(source)} ({label})"
         src = f"Retrieved from {where} on {d.day} {d:%B} {d.year}."
     else:
         src = "Source and retrieval date unknown: the round is not in data/rounds.toml."
