@@ -327,11 +327,11 @@ def check(
     ahead = CompileAhead(files) if files and default_jobs(jobs) > 1 else None
     try:
         project = _check_paths(ctx, paths)
-        # imported only now: --help and --version do not load the checker; hand-written
-        # articles are checked without pandas, the rest with the site builder's run_checks
-        from generator.site.checking import check_handwritten
+        # imported only now: --help and --version do not load the checker; article files are
+        # checked without pandas, folders with the site builder's run_checks
+        from generator.site.checking import check_files
 
-        findings = check_handwritten(project, list(paths), results, config=check_config)
+        findings = check_files(project, list(paths), results, config=check_config, jobs=jobs, ahead=ahead)
         if findings is None:
             from generator.site.build import run_checks
 
@@ -403,10 +403,10 @@ class _EditorUse:
         from generator.check import CheckConfig
 
         def check_paths(ps: list[Path], *, cached: bool = True) -> list[Finding]:
-            # hand-written articles without pandas (as check PATH), the rest with run_checks
-            from generator.site.checking import check_handwritten
+            # article files without pandas (as check PATH), folders with run_checks
+            from generator.site.checking import check_files
 
-            found = check_handwritten(project, ps, self.results, config=self.config, cached=cached)
+            found = check_files(project, ps, self.results, config=self.config, jobs=self.jobs, cached=cached)
             if found is not None:
                 return found
             from generator.site.build import run_checks
