@@ -4,6 +4,7 @@ as the re module makes; only this interpreter's programs, signed, valid and rece
 
 from __future__ import annotations
 
+import _sre
 import json
 import marshal
 import os
@@ -11,7 +12,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import _sre
 import pytest
 
 from generator.lazy import KEPT_SAVES, PATTERNS_FORMAT
