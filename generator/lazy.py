@@ -24,6 +24,7 @@ import importlib.util
 import marshal
 import re
 import sys
+import threading
 from pathlib import Path
 from types import ModuleType
 from typing import Any, cast
@@ -130,6 +131,7 @@ class KeptPatterns:
         self.used: set[Key] = set()
         self.new = 0
         self.made: tuple[Any, ...] | None = None
+        self.lock = threading.RLock()
         self.original = _compiler.compile
         self._load()
 
@@ -143,8 +145,9 @@ class KeptPatterns:
             return
         with contextlib.suppress(ValueError, TypeError):  # a file not of this layout: none kept
             for key, args, last in data["programs"]:
-                self.programs[(key[0], key[1])] = tuple(args)
-                self.last_used[(key[0], key[1])] = int(last)
+                if args[0] == key[0]:  # the program of that very pattern
+                    self.programs[(key[0], key[1])] = tuple(args)
+                    self.last_used[(key[0], key[1])] = int(last)
             self.saves = int(data["saves"])
 
     def compile(self, p: Any, flags: int = 0) -> Any:
@@ -159,11 +162,12 @@ class KeptPatterns:
                 return _sre.compile(*args)
             except (RuntimeError, TypeError, ValueError, OverflowError):  # not a program: made again
                 del self.programs[key]
-        self.made = None
-        out = self.original(p, flags)
-        if self.made is not None:
-            self.programs[key] = self.made
-            self.new += 1
+        with self.lock:  # what _Recording notes is this pattern's program, not another thread's
+            self.made = None
+            out = self.original(p, flags)
+            if self.made is not None and self.made[0] == p:
+                self.programs[key] = self.made
+                self.new += 1
         return out
 
     def save(self) -> None:
