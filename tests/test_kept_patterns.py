@@ -126,11 +126,26 @@ def test_a_program_unused_for_many_saves_is_dropped(tmp_path: Path, env: dict[st
     left = marshal.loads(read_signed(kept) or b"")
     assert left["saves"] == saves + 1 and len(left["programs"]) == len(PATTERNS)  # both used now
 
-    data["programs"] = [(stale[0], stale[1], saves - KEPT_SAVES), (recent[0], recent[1], saves - 1)]
-    data["programs"][0] = (("never compiled again", 0), stale[1], saves - KEPT_SAVES)
-    data["programs"][1] = (("not this time either", 0), recent[1], saves - 1)
+    old, new = "never compiled again", "not this time either"  # patterns of the data, say
+    data["programs"] = [
+        ((old, 0), (old, *stale[1][1:]), saves - KEPT_SAVES),
+        ((new, 0), (new, *recent[1][1:]), saves - 1),
+    ]
     write_signed(kept, marshal.dumps(data))
     run(kept, env)
     left = marshal.loads(read_signed(kept) or b"")
     names = {key[0] for key, _, _ in left["programs"]}
-    assert "not this time either" in names and "never compiled again" not in names
+    assert new in names and old not in names
+
+
+def test_a_program_kept_under_another_patterns_name_is_not_used(tmp_path: Path, env: dict[str, str]) -> None:
+    """A valid program of another pattern (it would match other text) is made again, not run."""
+    kept = tmp_path / "programs"
+    run(kept, env)
+    data = marshal.loads(read_signed(kept) or b"")
+    (key0, args0, last0), (key1, args1, last1) = data["programs"][:2]
+    data["programs"] = [(key0, args1, last0), (key1, args0, last1)]  # swapped
+    write_signed(kept, marshal.dumps(data))
+    got = run(kept, env)
+    assert got["out"] == run("-", env)["out"]
+    assert got["new"] == 2
