@@ -143,8 +143,8 @@ def test_a_program_kept_under_another_patterns_name_is_not_used(tmp_path: Path, 
     kept = tmp_path / "programs"
     run(kept, env)
     data = marshal.loads(read_signed(kept) or b"")
-    (key0, args0, last0), (key1, args1, last1) = data["programs"][:2]
-    data["programs"] = [(key0, args1, last0), (key1, args0, last1)]  # swapped
+    (key0, args0, last0), (key1, args1, last1), *rest = data["programs"]
+    data["programs"] = [(key0, args1, last0), (key1, args0, last1), *rest]  # two swapped
     write_signed(kept, marshal.dumps(data))
     got = run(kept, env)
     assert got["out"] == run("-", env)["out"]
