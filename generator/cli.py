@@ -314,6 +314,11 @@ def check(
 
         click.echo(rules_markdown(), nl=False)
         return
+    # imported here (see below); the checker's ~500 regular expressions made from the programs an
+    # earlier check kept (a tenth of a second of every check), before anything compiles them
+    from generator.lazy import keep_patterns
+
+    keep_patterns()
     editing = _EditorUse(ctx, paths, results, check_config, jobs, stdin_filename)
     if editing.stdin or fix or diff or watch:
         editing.run(fmt, strict, fix=fix, diff=diff, watch=watch)
@@ -327,11 +332,11 @@ def check(
     ahead = CompileAhead(files) if files and default_jobs(jobs) > 1 else None
     try:
         project = _check_paths(ctx, paths)
-        # imported only now: --help and --version do not load the checker; hand-written
-        # articles are checked without pandas, the rest with the site builder's run_checks
-        from generator.site.checking import check_handwritten
+        # imported only now: --help and --version do not load the checker; article files are
+        # checked without pandas, folders with the site builder's run_checks
+        from generator.site.checking import check_files
 
-        findings = check_handwritten(project, list(paths), results, config=check_config)
+        findings = check_files(project, list(paths), results, config=check_config, jobs=jobs, ahead=ahead)
         if findings is None:
             from generator.site.build import run_checks
 
@@ -403,10 +408,10 @@ class _EditorUse:
         from generator.check import CheckConfig
 
         def check_paths(ps: list[Path], *, cached: bool = True) -> list[Finding]:
-            # hand-written articles without pandas (as check PATH), the rest with run_checks
-            from generator.site.checking import check_handwritten
+            # article files without pandas (as check PATH), folders with run_checks
+            from generator.site.checking import check_files
 
-            found = check_handwritten(project, ps, self.results, config=self.config, cached=cached)
+            found = check_files(project, ps, self.results, config=self.config, jobs=self.jobs, cached=cached)
             if found is not None:
                 return found
             from generator.site.build import run_checks

@@ -20,7 +20,7 @@ from generator.data.table import ResultsTable
 from generator.project import Project
 from generator.signing import read_signed, write_signed
 from generator.site.build import run_checks
-from generator.site.checking import check_handwritten, publisher
+from generator.site.checking import check_files, publisher
 from generator.site.pages import load_publication
 
 from .conftest import CORPUS, ROOT, TINY_ROWS, official_project, tiny_row, write_results
@@ -47,21 +47,24 @@ def test_hand_written_articles_get_the_findings_of_the_full_check_cold_and_from_
     project = official_project(tmp_path / "pub")
     for article in HANDWRITTEN:
         full = run_checks(project, [article], shared_dir)
-        cold = check_handwritten(project, [article], shared_dir)
+        cold = check_files(project, [article], shared_dir)
         assert cold == full, article.name
-        assert check_handwritten(project, [article], shared_dir) == full, article.name
+        assert check_files(project, [article], shared_dir) == full, article.name
     assert any(full for full in (run_checks(project, [a], shared_dir) for a in HANDWRITTEN[:2]))
     assert len(list((user_cache / "rows").glob("rows-*.json"))) == 1
 
 
-def test_a_template_a_folder_or_no_path_is_left_to_the_full_check(tmp_path: Path, shared_dir: Path) -> None:
+def test_a_folder_or_no_path_is_left_to_the_full_check_a_template_is_not(
+    tmp_path: Path, shared_dir: Path, user_cache: Path
+) -> None:
     project = official_project(tmp_path / "pub")
     article = project.content_dir / "mlperf-inference-v6.1-per-gpu.md"
     assert templated(article) and not templated(RELEASE)
-    assert check_handwritten(project, [article], shared_dir) is None
-    assert check_handwritten(project, [RELEASE, article], shared_dir) is None
-    assert check_handwritten(project, [RELEASE.parent], shared_dir) is None
-    assert check_handwritten(project, [], shared_dir) is None
+    assert check_files(project, [RELEASE.parent], shared_dir) is None
+    assert check_files(project, [RELEASE, RELEASE.parent], shared_dir) is None
+    assert check_files(project, [], shared_dir) is None
+    both = check_files(project, [RELEASE, article], shared_dir)
+    assert both is not None and both == run_checks(project, [RELEASE, article], shared_dir)
 
 
 def test_the_cache_is_read_back_only_for_its_own_unchanged_results_folder(

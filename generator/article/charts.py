@@ -22,21 +22,22 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import pandas as pd
-
 from generator.lazy import lazy
 
 if TYPE_CHECKING:
     import altair as alt
+    import pandas as pd
     import vl_convert as vlc
-else:  # drawn only when a chart is rendered, not for cached articles or `check`
+else:  # drawn only when a chart is rendered, not for cached charts, articles or `check`: a
+    # template's chart comes back from the chart cache (a Chart of this module) without pandas
     alt = lazy("altair")
+    pd = lazy("pandas")
     vlc = lazy("vl_convert")
 
 from generator.article.figures import Figure
 from generator.article.functions import Library
 from generator.article.queries import Group
-from generator.data.table import entry_round
+from generator.data.rowquery import entry_round
 from generator.errors import LookupFailed
 from generator.signing import read_signed, user_cache_dir, write_signed
 

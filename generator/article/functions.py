@@ -30,7 +30,7 @@ from generator.data.row import Row
 from generator.errors import LookupFailed, ManifestError
 
 if TYPE_CHECKING:
-    from generator.data.table import ResultsTable
+    from generator.data.rowquery import RowQueries
 
 Num = Figure | float | int
 
@@ -307,7 +307,7 @@ class Library(Queries):
     """Functions bound to one results table; ``namespace()`` is what templates see."""
 
     def __init__(
-        self, table: ResultsTable, manifest: Manifest, prices: Prices, chart_cache: Any = None
+        self, table: RowQueries, manifest: Manifest, prices: Prices, chart_cache: Any = None
     ) -> None:
         self.table = table
         self.manifest = manifest

@@ -42,7 +42,7 @@ from generator.errors import GpuInsightsError
 from generator.workers import default_jobs, die_with_parent, limit_memory, shared_with_forks
 
 if TYPE_CHECKING:
-    from generator.data.table import ResultsTable
+    from generator.data.rowquery import RowQueries
 
 GRACE_SECONDS = 5.0  # after the limit, the parent kills a worker that did not stop itself
 T = TypeVar("T")
@@ -152,7 +152,7 @@ class _RowPickler(pickle.Pickler):
     """Pickles the table's own rows as their positions (the parent has the same table): an
     outcome is smaller, and the parent keeps one copy of each row, not one per article."""
 
-    def __init__(self, file: io.BytesIO, table: ResultsTable) -> None:
+    def __init__(self, file: io.BytesIO, table: RowQueries) -> None:
         super().__init__(file, protocol=pickle.HIGHEST_PROTOCOL)
         self.table = table
         self.positions: list[int] = []
@@ -175,14 +175,14 @@ class _RowUnpickler(pickle.Unpickler):
         return self.rows[pid]
 
 
-def _dumps(outcome: Result, table: ResultsTable) -> bytes:
+def _dumps(outcome: Result, table: RowQueries) -> bytes:
     buf = io.BytesIO()
     pickler = _RowPickler(buf, table)
     pickler.dump(outcome)
     return pickle.dumps((sorted(set(pickler.positions)), buf.getvalue()), protocol=pickle.HIGHEST_PROTOCOL)
 
 
-def _loads(blob: bytes, table: ResultsTable) -> tuple[str, Any, dict[str, str], Any]:
+def _loads(blob: bytes, table: RowQueries) -> tuple[str, Any, dict[str, str], Any]:
     """What :func:`_dumps` (or a plain ``pickle.dumps``, for errors) made in the worker."""
     data = pickle.loads(blob)
     if isinstance(data[0], str):

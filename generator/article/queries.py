@@ -1,7 +1,7 @@
 """Selections of results that read like the question: best, rank, top, largest, count, peers.
 
 Every selection helper takes a benchmark and a scenario (or a peer :class:`Group`
-made by ``group(...)``) and any filter of :data:`generator.data.table.FILTERS`, plus
+made by ``group(...)``) and any filter of :data:`generator.data.rowquery.FILTERS`, plus
 ``exclude=`` (a dict of filters, a figure, or a list of figures whose rows to leave
 out). The claim helpers (``leader``, ``only``, ``first_round``) compute what prose
 asserts, so that a claim fails the build when the data stops supporting it.
@@ -21,7 +21,7 @@ from generator.errors import ClaimFailed, LookupFailed
 
 if TYPE_CHECKING:
     from generator.data.manifest import Manifest
-    from generator.data.table import ResultsTable
+    from generator.data.rowquery import RowQueries
 
 #: what ``count(..., distinct=)`` can count
 DISTINCT = {
@@ -188,7 +188,7 @@ def _one_benchmark(fn: str, rows: Sequence[Row], what: str) -> None:
 class Queries:
     """Selection and claim helpers of the template library (mixed into ``Library``)."""
 
-    table: ResultsTable
+    table: RowQueries
     manifest: Manifest
 
     # ------------------------------------------------------------------ selections

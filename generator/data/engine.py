@@ -1,9 +1,9 @@
-"""Row predicates: the filters of :data:`generator.data.table.FILTERS` as plain Python tests.
+"""Row predicates: the filters of :data:`generator.data.rowquery.FILTERS` as plain Python tests.
 
 A query that names a round and a benchmark reads tens of rows (one partition of the
 table's index); testing them in Python is about a hundred times faster than a pandas
-mask, and costs the same however many rounds are loaded. These predicates match exactly
-what :meth:`generator.data.table.ResultsTable._match` matches on a DataFrame.
+mask, and costs the same however many rounds are loaded. Every selection goes through them
+(:meth:`generator.data.rowquery.RowQueries.select_rows`), the DataFrame ones of the build too.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from generator.data.fields import suites_match
 
 if TYPE_CHECKING:
     from generator.data.manifest import Submitters
-    from generator.data.table import Row
+    from generator.data.row import Row
 
 Predicate = Callable[["Row"], bool]
 

@@ -110,6 +110,6 @@ def _typed(columns: dict[str, Any], size: int) -> bool:
     """Whether every column is a list of *size* values of its field's exact type."""
     for f, t in TYPES.items():
         col = columns[f]
-        if not isinstance(col, list) or len(col) != size or not all(type(v) is t for v in col):
+        if not isinstance(col, list) or len(col) != size or not set(map(type, col)) <= {t}:
             return False
     return True

@@ -1,14 +1,15 @@
-"""The official rows as the checker reads them: plain Python lists, no pandas.
+"""The official rows as the checker and the queries read them: plain Python lists, no pandas.
 
-A :class:`RowTable` is either a view of a loaded :class:`~generator.data.table.ResultsTable`
-(:meth:`RowTable.of`: its rows are the table's own :class:`Row` objects, so a row the checker
-finds is the very row a rendered figure cites), or a table of its own, read back from the
-results-table cache (:mod:`generator.data.rowcache`) by a ``check`` of hand-written articles,
-which then never imports pandas (importing pandas alone takes about 0.4 s).
+A :class:`RowTable` is either the rows of a loaded :class:`~generator.data.table.ResultsTable`
+(:meth:`RowTable.of`: the table's own view, made from its columns, so a row the checker finds is
+the very row a rendered figure cites), or a table of its own, read back from the results-table
+cache (:mod:`generator.data.rowcache`) by a ``check``, which then never imports pandas
+(importing pandas alone takes about 0.4 s).
 
-The checker asks few things of the rows: which rounds, benchmarks and submitters exist, the rows
-of an entry or of a round, the rows of some rounds and benchmarks, and a few columns to filter
-and rank on. Every answer lists rows in table order, as a DataFrame selection would.
+The checker and the queries (:mod:`generator.data.rowquery`) ask few things of the rows: which
+rounds, benchmarks and submitters exist, the rows of an entry or of a round, the rows of some
+rounds and benchmarks, and a few columns to filter and rank on. Every answer lists rows in
+table order, as a DataFrame selection would.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from generator.data.versions import version_key
 
 if TYPE_CHECKING:
     from generator.data.manifest import Manifest
-    from generator.data.table import ResultsTable
+    from generator.data.rowquery import RowQueries
 
 #: the Row fields, in the order Row takes them
 FIELDS: tuple[str, ...] = tuple(Row.__dataclass_fields__)
@@ -46,7 +47,6 @@ class RowTable:
         size: int,
         *,
         reports: Sequence[Any] = (),
-        make_rows: Callable[[list[int]], list[Row]] | None = None,
         results_dir: Path | None = None,
         manifest: Manifest | None = None,
         digest: str = "",
@@ -54,8 +54,8 @@ class RowTable:
         self._column = column
         self._columns: dict[str, Sequence[Any]] = {}
         self._size = size
-        self._make_rows = make_rows
         self._records: dict[int, Row] = {}
+        self._position: dict[int, int] = {}  # id() of each row made → its position
         self._by_entry: dict[str, list[int]] | None = None
         self._by_round: dict[str, list[int]] | None = None
         self._rounds: list[str] | None = None
@@ -66,18 +66,10 @@ class RowTable:
         self.digest = digest
 
     @classmethod
-    def of(cls, table: ResultsTable) -> RowTable:
-        """A view of *table*: its columns read once each, on first use; its own Row objects."""
-        arrays = dict(zip(FIELDS, table._field_arrays(), strict=True))
-        return cls(
-            lambda f: arrays[f].tolist(),
-            len(table),
-            reports=table.reports,
-            make_rows=table.rows_at,
-            results_dir=table.results_dir,
-            manifest=table.manifest,
-            digest=table.digest,
-        )
+    def of(cls, table: RowQueries) -> RowTable:
+        """The rows of *table* (a loaded :class:`~generator.data.table.ResultsTable`, or any
+        :class:`~generator.data.rowquery.RowQueries`): its own, with its own Row objects."""
+        return table.row_table
 
     @classmethod
     def from_columns(cls, columns: dict[str, list[Any]], files: dict[str, str], **kw: Any) -> RowTable:
@@ -109,17 +101,22 @@ class RowTable:
         return self._values[name]
 
     def rows_at(self, positions: Iterable[int]) -> list[Row]:
-        """The rows at these positions, each made once."""
+        """The rows at these positions, each made once (see :meth:`position_of`)."""
         positions = [int(p) for p in positions]
-        if self._make_rows is not None:
-            return self._make_rows(positions)
         recs = self._records
         missing = [p for p in positions if p not in recs]
         if missing:
             cols = [self.column(f) for f in FIELDS]
             for p in missing:
-                recs[p] = Row(*(c[p] for c in cols))
+                recs[p] = row = Row(*[c[p] for c in cols])
+                self._position[id(row)] = p
         return [recs[p] for p in positions]
+
+    def position_of(self, row: object) -> int | None:
+        """The position of *row* when it is one of these rows, else None: a process forked from
+        the one that made the rows sends positions, not rows."""
+        p = self._position.get(id(row))
+        return p if p is not None and self._records.get(p) is row else None
 
     def entry_positions(self) -> dict[str, list[int]]:
         """Entry ID → its rows' positions (in table order); the rows with no ID left out."""

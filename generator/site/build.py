@@ -51,7 +51,7 @@ from generator.site.cache import (
     files_digest,
     results_digest,
 )
-from generator.site.checking import CheckRenderer
+from generator.site.checking import CheckRenderer, render_cache_key
 from generator.site.mkdocs_build import MkDocsSetup, pinned_epoch, run_mkdocs
 from generator.site.pages import (
     REVIEW_META,
@@ -573,13 +573,6 @@ def check_pages(project: Project, p: Prepared, site: Path) -> None:
     )
     if problems:
         raise required_text_error(problems, "; the previous site is left as it was")
-
-
-def render_cache_key(project: Project, results: Path | None) -> str:
-    """What every rendering depends on: the code, the data files, the results kind and the
-    publication's name (footnotes say who derived the metrics)."""
-    name = load_publication(project.mkdocs_yml).name
-    return f"{code_version()}|{files_digest([project.data_file(n) for n in DATA_FILES])}|{results is None}|{name}"
 
 
 def render_cache(project: Project, results: Path | None, cache_dir: Path | None = None) -> RenderCache:

@@ -28,6 +28,7 @@ from generator.signing import read_signed, write_signed
 from generator.site.digest import hash_file, hash_inputs
 
 if TYPE_CHECKING:
+    from generator.data.rowquery import RowQueries
     from generator.data.table import ResultsTable
 
 CODE_DIR = Path(__file__).resolve().parents[1]
@@ -70,7 +71,7 @@ class RenderCache:
         self.hits = 0
         self.misses = 0
 
-    def _key(self, path: Path, table: ResultsTable) -> str:
+    def _key(self, path: Path, table: RowQueries) -> str:
         h = hashlib.sha256(self.static_key.encode())
         h.update(",".join(table.rounds).encode())  # which rounds exist decides what can be built
         h.update(str(path).encode())
@@ -79,7 +80,7 @@ class RenderCache:
 
     def lookup(self, path: Path, renderer: Renderer) -> Rendered | None:
         """The stored rendering of *path*, if its template, code, data and queried rows are unchanged."""
-        table: ResultsTable = renderer.lib.table
+        table: RowQueries = renderer.lib.table
         entry = _read_pickle(self.dir / f"{path.stem}.pickle")
         entry = entry if isinstance(entry, Entry) and isinstance(entry.rendered, bytes) else None
         try:

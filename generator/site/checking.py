@@ -1,14 +1,14 @@
 """What ``gpu-insights check`` needs beyond the checker, without pandas: the check's renderer,
-and the check of hand-written articles from the cached rows.
+and the check of article files from the cached rows.
 
-A hand-written article (no ``{{``, ``{%`` or ``{#``: nothing for the template engine to run)
-renders to its own text whatever the results hold, and its check reads the rows only as plain
-lists (:class:`~generator.data.rowtable.RowTable`). So :func:`check_handwritten` checks such
-articles with the rows of the results-table cache (:mod:`generator.data.rowcache`), rendered in
-this process (no worker pool for text that runs nothing), and never imports pandas or the
-site builder: a whole ``check`` process of one press release takes a few tenths of a second.
-It gives the same findings as :func:`generator.site.build.run_checks`, which checks everything
-else (templates, folders, the whole content/).
+The checker reads the rows only as plain lists (:class:`~generator.data.rowtable.RowTable`), and
+a template's placeholders query them in plain Python (:class:`~generator.data.rowquery.RowQueries`).
+So :func:`check_files` checks articles named one by one with the rows of the results-table cache
+(:mod:`generator.data.rowcache`) and never imports pandas or the site builder (a chart the chart
+cache does not hold imports its drawing libraries, pandas among them). A hand-written article
+(no ``{{``, ``{%`` or ``{#``: nothing for the template engine to run) renders to its own text
+whatever the results hold, in this process. It gives the same findings as
+:func:`generator.site.build.run_checks`, which checks folders and the whole content/.
 """
 
 from __future__ import annotations
@@ -17,18 +17,26 @@ import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from generator.article.ahead import templated
+from generator.article.ahead import CompileAhead, templated
 from generator.article.frontmatter import Article, load_article
 from generator.article.functions import Library, Prices
-from generator.article.pool import Cache, Outcome
+from generator.article.pool import Cache, Outcome, render_articles
 from generator.article.render import Renderer
 from generator.check import CheckConfig, Checker, Finding, check_rendered
 from generator.data.manifest import Manifest, load_manifest
 from generator.data.rowcache import cached_rows
+from generator.data.rowquery import RowQueries
 from generator.data.rowtable import RowTable
 from generator.errors import GpuInsightsError
 from generator.project import DATA_FILES, Project, check_article_file, read_mkdocs_yml
-from generator.site.cache import ReadCache, code_version, files_digest, results_digest
+from generator.site.cache import (
+    ChartCache,
+    ReadCache,
+    RenderCache,
+    code_version,
+    files_digest,
+    results_digest,
+)
 
 
 class CheckRenderer(Renderer):
@@ -64,20 +72,31 @@ def publisher(project: Project) -> str:
     return text or "GPU Insights"
 
 
-def check_handwritten(
+def render_cache_key(project: Project, results: Path | None) -> str:
+    """What every rendering depends on: the code, the data files, the results kind and the
+    publication's name (footnotes say who derived the metrics)."""
+    data = files_digest([project.data_file(n) for n in DATA_FILES])
+    return f"{code_version()}|{data}|{results is None}|{publisher(project)}"
+
+
+def check_files(
     project: Project,
     paths: list[Path],
     results: Path | None,
     *,
     config: Path | None = None,
+    jobs: int | None = None,
+    ahead: CompileAhead | None = None,
     cached: bool = True,
 ) -> list[Finding] | None:
-    """The findings of hand-written articles *paths* (files, not folders), checked without
-    pandas; None when any of them is not one (or the results folder is not there): then
-    :func:`generator.site.build.run_checks` checks them. Not *cached*: nothing is kept of
-    these articles (temporary copies: ``check -``, the passes of ``check --fix``)."""
+    """The findings of articles *paths* (files, not folders: templates or hand-written), checked
+    without pandas, from the rows cache; None when any of them is a folder (or no path is given,
+    or the results folder is not there): then :func:`generator.site.build.run_checks` checks
+    them. Templates render as run_checks renders them (in workers, with the build's render and
+    chart caches, from the code *ahead* compiled); hand-written text renders here. Not *cached*:
+    nothing is kept of these articles (temporary copies: ``check -``, the passes of ``check --fix``)."""
     folder = results if results is not None else project.sample_dir
-    if not paths or not folder.is_dir() or any(p.is_dir() or templated(p) for p in paths):
+    if not paths or not folder.is_dir() or any(p.is_dir() for p in paths):
         return None
     for p in paths:
         check_article_file(p)
@@ -88,17 +107,26 @@ def check_handwritten(
     if not table.rounds:
         return None  # the full check says why
     sample = (folder / "SAMPLE").exists()
-    lib = Library(table, manifest, Prices.load(project.data_file("prices.toml")))  # type: ignore[arg-type]  # the renderer reads only the rows' rounds and files of a text that queries nothing
-    checker = Checker(
-        manifest, CheckConfig.load(config or project.data_file("check.toml")), table, sample=sample
+    writable = os.access(project.root, os.W_OK)
+    templates = any(templated(p) for p in paths)  # else nothing to render, chart or cache
+    key = render_cache_key(project, results) if writable and templates else ""
+    charts = ChartCache(project.cache_dir / "charts", key) if key else None
+    lib = Library(
+        RowQueries(table, manifest), manifest, Prices.load(project.data_file("prices.toml")), charts
     )
+    config_file = CheckConfig.load(config or project.data_file("check.toml"))
+    checker = Checker(manifest, config_file, table, sample=sample)
     renderer = CheckRenderer(lib, sample=sample, publisher=publisher(project))
     renderer.results = results
-    reads = None
-    if cached and os.access(project.root, os.W_OK):  # the ReadCache of run_checks, by the same key
+    if ahead is not None:
+        renderer.compiled = ahead.collect(renderer.limits.seconds)
+    reads = cache = None
+    if cached and writable:  # the caches of run_checks, by the same keys
         data = files_digest([project.data_file(n) for n in DATA_FILES])
         reads = ReadCache(project.cache_dir / "check", f"{code_version()}|{data}|{table.digest}")
-    findings, _ = check_rendered(renderer, checker, paths, reads=reads, render=render_here)
+        cache = RenderCache(project.cache_dir / "render", key) if key else None
+    render = render_articles if templates else render_here
+    findings, _ = check_rendered(renderer, checker, paths, jobs=jobs, cache=cache, reads=reads, render=render)
     return findings
 
 
