@@ -1523,3 +1523,22 @@ def test_a_typed_percentage_said_to_be_the_authors_arithmetic_needs_no_not_verif
     )
     path = article(tmp_path, body, FRONT)
     assert [f.message for f in check(path, official, manifest) if f.rule == "MLP006"] == []
+
+
+@pytest.mark.parametrize(
+    ("value", "rule"),
+    [("113,658", "MLP029"), ("113,100", "MLP029"), ("98,000", "MLP033")],
+)
+def test_a_typed_score_near_an_entry_is_a_slip_and_one_far_from_every_entry_an_unverified_score(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest, value: str, rule: str
+) -> None:
+    """113,658 for 113,685 (two digits swapped) or 113,100 (within 2%) is that entry mistyped;
+    98,000 is no official result at all: a score presented as one, not called unverified (a value
+    whose own sentence names an entry is claimed as that entry's: MLP029's however far)."""
+    body = (
+        f"Team Blue won the hackathon with {value} tokens/s on MLPerf® Inference v6.1 gpt-oss-120b Server. "
+        "That is the level of HPE's XD690 (entry 6.1-0052).[^1]\n\n" + NOTE.format(ids="6.1-0052")
+    )
+    path = article(tmp_path, body, FRONT)
+    found = [f.rule for f in check(path, official, manifest) if f.rule in ("MLP029", "MLP033")]
+    assert found == [rule]

@@ -45,7 +45,7 @@ POWER_AFTER = re.compile(
 )
 
 
-def _presented_as_result(ctx: Context, c: Claim) -> bool:
+def presented_as_result(ctx: Context, c: Claim) -> bool:
     """A typed number with a results unit, not hedged, not quoted, not the article's own run."""
     if not c.typed or c.unit not in ("throughput", "per_gpu") or ctx.quoted(c.block, c.index):
         return False
@@ -54,7 +54,7 @@ def _presented_as_result(ctx: Context, c: Claim) -> bool:
     return not (HEDGE.search(text) or OWN.search(text) or POWER_AFTER.search(after))
 
 
-def _bounded(c: Claim) -> bool:
+def bounded(c: Claim) -> bool:
     return bool(BOUND.search(c.block.text[max(0, c.index - 20) : c.index]))
 
 
@@ -544,7 +544,7 @@ def matches_no_entry(ctx: Context) -> Iterator[Issue]:
             yield at_claim(
                 c, f"{c.text}: {c.candidates[0]}", "recompute it from the official values of the two rows"
             )
-        elif _presented_as_result(ctx, c) and not _bounded(c):
+        elif presented_as_result(ctx, c) and not bounded(c) and (mistyped(c) or attributed(ctx, c)):
             rounds = (
                 ", ".join(
                     "v" + r for r in sorted(ctx.mentions(c.block, c.sentence).rounds or ctx.article_rounds)
@@ -561,6 +561,44 @@ def matches_no_entry(ctx: Context) -> Iterator[Issue]:
                 f"{c.text} ({what}): no {rounds} entry gives this{also}{near}",
                 "correct the number, or cite the entry it comes from",
             )
+
+
+#: how far from an official value a typed one may be and still read as a slip of it
+SLIP = 0.02
+#: the official value in a "nearest" candidate: "6.1-0108 llama3.1-8b Server 7,377 system result"
+NEAREST_VALUE = re.compile(r"(?<![\d,.])(\d{1,3}(?:,\d{3})*+)(?:\.\d+)? (?:system result|per accelerator)$")
+
+
+def attributed(ctx: Context, c: Claim) -> bool:
+    """Whether the number's sentence names an entry: the value is claimed as that entry's result
+    (a wrong one is MLP029's however far it is from the right one)."""
+    return bool(ctx.mentions(c.block, c.sentence).entries)
+
+
+def mistyped(c: Claim) -> bool:
+    """Whether a typed result that no entry gives reads as a typing slip of the nearest official
+    value: within 2% of it, or whole parts one keystroke apart (a digit changed, two swapped, one
+    added or dropped: "52,212.8" for 52,221.8). A number further from every entry is no official result at all:
+    an unverified score presented as one (MLP033's), not a slip to correct."""
+    m = NEAREST_VALUE.search(c.candidates[0]) if c.candidates and c.candidates[0] else None
+    if m is None:
+        return True  # nothing to tell a slip from: the finding asks to correct it
+    a, b = c.text.split(".")[0].replace(",", ""), m.group(1).replace(",", "")
+    if not (a.isdigit() and b.isdigit()):
+        return True
+    if int(b) and abs(c.value / int(b) - 1) <= SLIP:
+        return True  # "15,200" for 15,186: close enough to be that value misread or rounded wrong
+    if len(a) == len(b):
+        diff = [i for i in range(len(a)) if a[i] != b[i]]
+        swapped = (
+            len(diff) == 2
+            and diff[1] == diff[0] + 1
+            and a[diff[0]] == b[diff[1]]
+            and a[diff[1]] == b[diff[0]]
+        )
+        return len(diff) <= 1 or swapped
+    short, long = sorted((a, b), key=len)
+    return len(long) - len(short) == 1 and any(long[:i] + long[i + 1 :] == short for i in range(len(long)))
 
 
 @rule(

@@ -30,6 +30,7 @@ from generator.check.rules.common import (
     states_derived,
     states_not_verified,
 )
+from generator.check.rules.numbers import attributed, bounded, mistyped, presented_as_result
 from generator.check.scope import surroundings
 from generator.data.row import Row
 from generator.data.versions import version_key
@@ -498,7 +499,9 @@ def unverified_term_missing(ctx: Context) -> Iterator[Issue]:
     A result nobody submitted for MLCommons review is unverified, and the guidelines require the
     term "unverified" next to each such score, besides "Result not verified by MLCommons
     Association." (MLP006). A number an official entry gives is not reported: it is not the
-    author's run."""
+    author's run. A score on an MLPerf® benchmark that no entry gives and that is no typing
+    slip of one (MLP029's) is reported too: nobody's official result, presented as one."""
+    yield from _unofficial_scores(ctx)
     for c in ctx.claims:
         if not _a_score(c) or c.rows or id(c.block) in ctx.note_blocks:
             continue
@@ -516,3 +519,28 @@ def unverified_term_missing(ctx: Context) -> Iterator[Issue]:
                 "sentence does not call it unverified",
                 'write "unverified" next to the score, e.g. "an unverified score of 20,000 tokens/s"',
             )
+
+
+def _unofficial_scores(ctx: Context) -> Iterator[Issue]:
+    """Typed scores of a hand-written article that no entry gives nor nearly gives (a team's
+    hackathon run, a figure from elsewhere), in a sentence that names no own run (reported
+    below) and does not call them unverified."""
+    if ctx.matcher is None or ctx.template:
+        return
+    for c in ctx.claims:
+        if c.rows or not presented_as_result(ctx, c) or bounded(c) or mistyped(c) or attributed(ctx, c):
+            continue
+        text = c.block.words(c.sentence)
+        if (
+            OWN_RUN.search(text)
+            or re.search(r"\bunverified\b", text, re.I)
+            or not _about_mlperf(ctx, c.block)
+        ):
+            continue
+        near = f" (nearest official value: {c.candidates[0]})" if c.candidates and c.candidates[0] else ""
+        yield at_claim(
+            c,
+            f"{c.text} is no official result{near}, and its sentence does not call it unverified",
+            'if no MLCommons review produced it, write "unverified" next to it; if it is an official '
+            "result, correct it and cite its entry",
+        )
