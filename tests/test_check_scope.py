@@ -1542,3 +1542,17 @@ def test_a_typed_score_near_an_entry_is_a_slip_and_one_far_from_every_entry_an_u
     path = article(tmp_path, body, FRONT)
     found = [f.rule for f in check(path, official, manifest) if f.rule in ("MLP029", "MLP033")]
     assert found == [rule]
+
+
+def test_a_superlative_whose_own_noun_is_hardware_over_every_product_is_reported(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    body = (
+        "HPE's XD690 (entry 6.1-0052) gave 113,685 tokens/s on gpt-oss-120b Server in MLPerf® Inference "
+        "v6.1.[^1]\n\nIn other words, the best speech-recognition hardware money can buy is now one box.\n\n"
+        + NOTE.format(ids="6.1-0052")
+    )
+    assert findings(tmp_path, body, official, manifest, "MLP026") == [
+        '8:17 "the best speech-recognition hardware" money can buy: a claim about every product, wider '
+        "than any set of MLPerf® results can support"
+    ]

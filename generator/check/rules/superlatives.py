@@ -314,7 +314,8 @@ def _market_wide_hardware(ctx: Context, b: Block, s: Sentence) -> Iterator[Issue
         return
     text = b.words(s)
     for m in MAXIMUM.finditer(text):
-        if HARDWARE.search(text, m.end(), m.end() + 40) and MARKET_WIDE.search(text, m.end(), m.end() + 90):
+        # the noun may be the superlative's own ("the best speech-recognition hardware money can buy")
+        if HARDWARE.search(text, m.start(), m.end() + 40) and MARKET_WIDE.search(text, m.end(), m.end() + 90):
             if not (ctx.quoted(b, s.start + m.start()) or ctx.printed(b, s.start + m.start())):
                 issue = _superlative_issue(ctx, b, s, m, False)
                 if issue is not None:
