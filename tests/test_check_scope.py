@@ -1556,3 +1556,21 @@ def test_a_superlative_whose_own_noun_is_hardware_over_every_product_is_reported
         '8:17 "the best speech-recognition hardware" money can buy: a claim about every product, wider '
         "than any set of MLPerf® results can support"
     ]
+
+
+def test_a_ratio_typed_in_a_template_beside_printed_figures_is_a_comparison_of_them(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    """ "roughly 30 times" of a figure in its paragraph and one in the paragraph before compares
+    those rows (MLP009 reads it), besides being typed by hand (MLP019)."""
+    body = (
+        '## DLRM\n\nAMD\'s MI355X gave {{ per_gpu("6.1-0003", "dlrm-v3", "Server") }} queries/s per GPU '
+        'on DLRM-v3 in v6.1.{{ cite() }}\n\nQCT\'s H200 gave {{ per_gpu("5.1-0079", "dlrm-v2-99.9", "Server") }} '
+        "per GPU in v5.1: roughly 30 times as many as AMD's part.{{ cite() }}\n\n{{ footnotes() }}\n"
+    )
+    path = article(tmp_path, body, FRONT)
+    found = [(f.rule, f.message) for f in check(path, official, manifest) if f.rule in ("MLP009", "MLP019")]
+    assert found == [
+        ("MLP009", "30 times compares dlrm-v2-99.9 and dlrm-v3, different benchmarks, across v5.1, v6.1"),
+        ("MLP019", "30 times is typed by hand"),
+    ]

@@ -189,8 +189,8 @@ class Context:
                 typed.append(self._typed(b, m))
             _inherit_units(typed, self._column_unit(b))
             out.extend(typed)
-        if self.matcher is not None and not self.template:
-            self._match(out)
+        if self.matcher is not None:
+            self._match(out, values=not self.template)
         return out
 
     def _column_unit(self, b: Block) -> str:
@@ -255,11 +255,14 @@ class Context:
         c.unverified = bool(UNVERIFIED_NEAR.search(b.text[max(0, m.start() - 40) : m.start()]))
         return c
 
-    def _match(self, claims: list[Claim]) -> None:
-        """Give typed numbers the rows they match (values first, then relations between them)."""
+    def _match(self, claims: list[Claim], *, values: bool = True) -> None:
+        """Give typed numbers the rows they match (values first, then relations between them).
+        In a template (*values* false) only ratios and percentages typed beside printed figures
+        are matched: a typed value is MLP019's, but "30 times" of two printed rows is still a
+        comparison of them that the comparison rules read."""
         assert self.matcher is not None
         own = _attached_entries(claims)
-        for c in claims:
+        for c in claims if values else ():
             if not c.typed or c.kind in ("entry", "money") or self.quoted(c.block, c.index):
                 continue
             if c.kind in ("result", "per_gpu", "number"):
@@ -360,7 +363,7 @@ class Context:
             if x.block is c.block and x is not c and x.rows and x.kind in ("result", "per_gpu", "entry")
         ]
         if len({r.key for x in same for r in x.rows}) < 2:  # "That puts Nebius 4.1% ahead of Oracle"
-            same = self._sides_named_before(c, claims) or same
+            same = self._sides_named_before(c, claims, same) or same
         near: list[Row] = list(dict.fromkeys(r for x in same for r in x.rows))
         m = self._context_mentions(c)
         pools: list[tuple[list[Row], bool]] = [(near, False)] if len(near) >= 2 else []
@@ -384,10 +387,11 @@ class Context:
                 + (f"{gives}, not {c.text}" if gives else f"no {c.text}")
             ]
 
-    def _sides_named_before(self, c: Claim, claims: list[Claim]) -> list[Claim]:
-        """For a ratio or percentage whose paragraph prints no rows: the single-row results of the
-        paragraph before whose submitters its sentence names (two or more of them), which become
-        its sides."""
+    def _sides_named_before(self, c: Claim, claims: list[Claim], own: list[Claim]) -> list[Claim]:
+        """For a ratio or percentage whose paragraph prints fewer than two rows (*own*): the
+        single-row results of the paragraph before whose submitters its sentence names, with its
+        paragraph's own ("... H200 at 46,258 per GPU ... 30 times as many as AMD's newest part"),
+        two or more of them, which become its sides."""
         assert self.matcher is not None
         before = previous(self, c.block)
         if before is None:
@@ -402,6 +406,7 @@ class Context:
             and x.kind in ("result", "per_gpu")
             and self.vocab.submitter_words(x.rows[0].submitter.replace("_", " "), every) & named
         ]
+        sides += [x for x in own if len(x.rows) == 1 and x.kind in ("result", "per_gpu")]
         if len({x.rows[0].key for x in sides}) < 2:
             return []
         c.sides = tuple(sides)
