@@ -1574,3 +1574,18 @@ def test_a_ratio_typed_in_a_template_beside_printed_figures_is_a_comparison_of_t
         ("MLP009", "30 times compares dlrm-v2-99.9 and dlrm-v3, different benchmarks, across v5.1, v6.1"),
         ("MLP019", "30 times is typed by hand"),
     ]
+
+
+def test_a_composite_named_early_in_its_sentence_and_labelled_official_after_a_colon_is_reported(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    body = (
+        "HPE's XD690 (entry 6.1-0052) gave 113,685 tokens/s on gpt-oss-120b Server in MLPerf® Inference "
+        "v6.1.[^1] Roll three ratios into one number the way SPEC does — a geometric mean of the three — "
+        "and you get the official MLPerf® Inference v6.1 LLM score for B300 over MI355X: 1.08.\n\n"
+        + NOTE.format(ids="6.1-0052")
+    )
+    found = findings(tmp_path, body, official, manifest, "MLP023")
+    assert [f.split(" ", 1)[1] for f in found] == [
+        '"official" is applied to 1.08, a value that is derived, not an official result'
+    ]

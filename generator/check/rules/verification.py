@@ -68,7 +68,7 @@ def derived_claims(ctx: Context) -> list[Claim]:
             or c.kind == "money"  # a cost per token is computed; a price per GPU-hour is an input
             and COST_CONTEXT.search(c.block.text[c.index + len(c.text) : c.index + len(c.text) + 40])
             or c.kind != "entry"
-            and COMPOSITE.search(c.block.text[max(c.sentence.start, c.index - 60) : c.index])
+            and COMPOSITE.search(c.block.text[c.sentence.start : c.index])
         ):
             out.append(c)
     return out
@@ -280,8 +280,9 @@ def derived_called_official(ctx: Context) -> Iterator[Issue]:
                 continue
             if ctx.printed(c.block, m.start()):
                 continue  # "Verified" in a system's name is data
-            if len(text[m.end() : c.index].split()) > 8:
-                continue  # too far from the value to qualify it
+            between = text[m.end() : c.index]
+            if len(between.split()) > (12 if between.rstrip().endswith(":") else 8):
+                continue  # too far from the value to qualify it (unless it labels it: "the official ... score: 1.08")
             before = text[max(s.start, m.start() - 40) : m.start()]
             tail = text[m.end() : m.end() + 40]
             if NEGATED.search(before) or SOURCE_OF.search(before) or re.match(SOURCE_NOUN, tail, re.I):
