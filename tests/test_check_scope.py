@@ -1589,3 +1589,57 @@ def test_a_composite_named_early_in_its_sentence_and_labelled_official_after_a_c
     assert [f.split(" ", 1)[1] for f in found] == [
         '"official" is applied to 1.08, a value that is derived, not an official result'
     ]
+
+
+def test_model_sizes_round_names_and_counts_set_against_each_other_are_not_typed_results(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    body = (
+        '{%- set a = per_gpu("6.1-0015", "gpt-oss-120b", "Server") -%}'
+        '{%- set b = per_gpu("6.1-0025", "gpt-oss-120b", "Server") -%}\n'
+        "## Racks\n\nLlama 2 with 70 billion parameters is not this model. In that 6.1 setting the two "
+        "differ in GPU count (16 against 72): {{ a }} and {{ b }} tokens/s per GPU.{{ cite() }}\n\n{{ footnotes() }}\n"
+    )
+    assert findings(tmp_path, body, official, manifest, "MLP019") == []
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "This record does not treat the benchmark as a tiebreaker.",
+        "Finance takes the break-even ratio as the highest hourly premium worth paying.",
+        "Stop leading with the rack total.",
+    ],
+)
+def test_a_document_a_price_and_a_verb_are_no_superlatives(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest, sentence: str
+) -> None:
+    body = (
+        "HPE's XD690 (entry 6.1-0052) gave 113,685 tokens/s on gpt-oss-120b Server in MLPerf® Inference "
+        f"v6.1.[^1] {sentence}\n\n" + NOTE.format(ids="6.1-0052")
+    )
+    assert findings(tmp_path, body, official, manifest, "MLP026") == []
+
+
+def test_a_superlative_in_each_round_names_its_rounds(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    body = (
+        "Basis of every figure: MLPerf® Inference, Closed, Available, gpt-oss-120b, Server, eight GPUs; "
+        "the highest per-GPU result in\neach round. HPE's XD690 (entry 6.1-0052) gave 113,685 tokens/s.[^1]\n\n"
+        + NOTE.format(ids="6.1-0052")
+    )
+    assert findings(tmp_path, body, official, manifest, "MLP026") == []
+
+
+def test_a_marker_further_down_a_list_and_a_readers_quoted_question(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    body = (
+        "> **Q (u/tokens_per_dollar):** HPE shows 114k tokens/s on gpt-oss-120b. Is it better?\n\n"
+        "HPE's XD690 in MLPerf® Inference v6.1 Closed, gpt-oss-120b Server:\n\n"
+        "- Server: 113,685 tokens/s (entry 6.1-0052)\n- Change: none[^1]\n- *Notes:* one node.\n\n"
+        + NOTE.format(ids="6.1-0052")
+    )
+    path = article(tmp_path, body, FRONT)
+    assert [f.message for f in check(path, official, manifest) if f.rule in ("MLP002", "MLP030")] == []

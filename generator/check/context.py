@@ -45,7 +45,9 @@ PER_GPU_HEADER = re.compile(
 )
 #: a quotation's attribution: "— Jane Doe", "said Jane", "according to", "wrote"
 ATTRIBUTION = re.compile(
-    r"(?:^|\n|\s)[—–-]{1,2}\s*[A-Z]|\b(?:said|says|told|wrote|writes|according to|quoted|asked)\b|[“”\"]"
+    r"(?:^|\n|\s)[—–-]{1,2}\s*[A-Z]|\b(?:said|says|told|wrote|writes|according to|quoted|asked)\b|[“”\"]|"
+    # a reader's question quoted under its label: "**Q (u/tokens_per_dollar):** ..."
+    r"^\W*(?:Q|Question|Reader|Caller|Listener)\b[^:\n]{0,60}:"
 )
 COMPARE_CUE = re.compile(
     r"\b(?:than|versus|vs\.?|against|compared|ahead|behind|outperform\w*|beat\w*|faster|slower|"

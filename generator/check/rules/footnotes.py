@@ -215,13 +215,15 @@ def _marker_scope(doc: Document, b: Block) -> list[Block]:
 
 
 def _list_end(doc: Document, b: Block) -> list[Block]:
-    """For a list item, the last item of its list: a marker ending the list points from it."""
+    """For a list item, the items after it in its list: a marker further down the list ("-
+    Change: 12.3%[1]", then a notes item) points back at the values above it."""
     if b.kind != "item":
         return []
-    k = doc.index(b)
+    k, out = doc.index(b), []
     while k + 1 < len(doc.blocks) and doc.blocks[k + 1].kind == "item":
         k += 1
-    return [doc.blocks[k]]
+        out.append(doc.blocks[k])
+    return out
 
 
 def _leads(b: Block) -> bool:

@@ -91,6 +91,8 @@ def hand_typed_number(ctx: Context) -> Iterator[Issue]:
             continue
         if not c.suffix and PCT_RANGE.match(c.block.text[c.index + len(c.text) :]):
             continue  # "20–30%": the range is one percentage, read at its second number
+        if not c.suffix and not c.unit and c.text in ctx.manifest.rounds:
+            continue  # "that 6.1 setting", "treats 6.1 results as comparable": a round's name
         if (
             _allowed(ctx, c)
             or (_clause(c.text, clauses) and not c.suffix and not c.unit)
@@ -369,7 +371,7 @@ def _chip_count(c: Claim) -> bool:
 RANGE_TO = re.compile(r"^\s*(?:to|and|or|vs\.?|versus|[-–])\s*\d[\d,]*(?=[\s-])")
 #: counts after the word: "different GPU counts (10 and 8)"
 COUNTS_BEFORE = re.compile(
-    r"\b(?:GPU|accelerator|chip|node)\s+counts?\s*(?:\(|of\s+|:\s*)(?:\d[\d,]*\s*(?:,|and|or|vs\.?|to)\s*)*$",
+    r"\b(?:GPU|accelerator|chip|node)\s+counts?\s*(?:\(|of\s+|:\s*)(?:\d[\d,]*\s*(?:,|and|or|vs\.?|versus|against|to)\s*)*$",
     re.I,
 )
 

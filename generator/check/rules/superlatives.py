@@ -40,7 +40,9 @@ UNIQUE = re.compile(
     re.I,
 )
 NOT_A_CLAIM = re.compile(
-    r"\blead(?:s|ing)? to\b|\bleading edge\b|\bat the top\b|\bon top\b|"
+    r"\blead(?:s|ing)? (?:to|with)\b|\bleading edge\b|\bat the top\b|\bon top\b|"
+    # a document: "this record does not treat ...", an architecture decision record
+    r"\b(?:this|that|the present|our) record\b(?!\s+(?:score|result|throughput|performance|for|on|in)\b)|\bdecision record\b|"
     # a position in a ranking the text shows, not a claim to the top: "the next-highest", "the
     # second fastest", "the first three rows"
     r"\b(?:next|second|third|fourth|fifth)[- ](?:highest|fastest|best|quickest)\b|"
@@ -58,6 +60,12 @@ NOT_A_CLAIM = re.compile(
     r"\b(?:to|we|they|I|you|and)\s+record\b",
     re.I,
 )
+#: money, not results: "the highest hourly premium worth paying", "the lowest price"
+MONEY_SUPERLATIVE = re.compile(
+    r"(?:highest|lowest|best)\s+(?:[\w-]+\s+)?(?:premium|price|cost|discount|budget|bid|fee|rent)s?\b", re.I
+)
+
+
 #: a superlative over every product on sale, which no scope of results can support: "the fastest
 #: GPU money can buy", "the best accelerator on the market", "in the industry"
 MARKET_WIDE = re.compile(
@@ -137,7 +145,10 @@ def _scope_missing(ctx: Context, b: Block, s: Sentence, scope: Scope, subject: C
     m = scope.mentions
     text = b.words(s)
     missing = []
-    if not m.rounds and not re.search(r"\bthis round\b", text, re.I):
+    # "the highest per-GPU result in each round": one superlative per round, each round its scope
+    if not m.rounds and not re.search(
+        r"\bthis round\b|\b(?:in|of|for)\s+(?:each|every)\s+round\b|\bper\s+round\b", text, re.I
+    ):
         missing.append("round")
     if not m.scenarios:
         missing.append("scenario")
@@ -288,6 +299,7 @@ def superlative_without_scope(ctx: Context) -> Iterator[Issue]:
                     NOT_A_CLAIM.search(text[max(0, m.start() - 24) : m.end() + 12])
                     # "ahead of the best B200 system": a reference to a row, the claim is the other side's
                     or REFERENCE_BEFORE.search(text[max(0, m.start() - 24) : m.start()])
+                    or MONEY_SUPERLATIVE.match(text, m.start())
                     or m.group(0).lower().startswith(("leader", "record"))
                     and LEAD_REFERENCE.search(text[max(0, m.start() - 60) : m.start()])
                     or (ctx.quoted(b, s.start + m.start()) and not own_unverified)
