@@ -1402,6 +1402,7 @@ def test_a_change_between_benchmarks_and_a_table_row_across_rounds_are_compariso
         ("With this result, MLCommons has effectively validated our cloud as a reference platform.", True),
         ("MLCommons has vouched for our serving stack.", True),
         ("MLCommons has in effect certified either chassis as production-ready.", True),
+        ("our server has obtained the MLPerf® certification of MLCommons for LLM inference.", True),
         ("MLCommons validated the results as compliant with the rules.", False),
     ],
 )
@@ -1643,3 +1644,19 @@ def test_a_marker_further_down_a_list_and_a_readers_quoted_question(
     )
     path = article(tmp_path, body, FRONT)
     assert [f.message for f in check(path, official, manifest) if f.rule in ("MLP002", "MLP030")] == []
+
+
+def test_a_sentence_comparing_what_the_sentences_before_it_printed_is_a_comparison(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    """ "... posted X. ... posted Y. The first comes out clearly ahead." compares the two rows
+    (here of two scenarios, which nothing names); a sentence that prints its own figure does not
+    reach back."""
+    body = (
+        'In MLPerf® Inference v6.1 Closed, HPE\'s eight-GPU XD690 posted {{ result("6.1-0052", "gpt-oss-120b", '
+        '"Server") }} tokens/s (entry 6.1-0052). CoreWeave\'s eight-GPU B300 posted {{ result("6.1-0022", '
+        '"gpt-oss-120b", "Offline") }} (entry 6.1-0022).{{ cite() }} The XD690 comes out clearly ahead.\n\n'
+        "{{ footnotes() }}\n"
+    )
+    found = findings(tmp_path, body, official, manifest, "MLP007")
+    assert [f.split(" ", 2)[2].split(",")[0] for f in found] == ["compares Server with Offline results"]

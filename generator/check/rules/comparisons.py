@@ -129,11 +129,10 @@ def _comparisons(ctx: Context) -> list[Comparison]:
         for s in b.sentences:
             if (id(b), s.start) in covered or not COMPARE_CUE.search(b.words(s)):
                 continue
-            side = [
-                x
-                for x in claims_in(ctx, b, s)
-                if x.rows and x.kind in ("result", "per_gpu") and len(x.rows) == 1
-            ]
+            side = _single_rows(ctx, b, s)
+            if not claims_in(ctx, b, s) and BACK_COMPARE.search(b.words(s)):
+                # "... MI355X posted X. ... B300 posted Y. The MI355X machine comes out ahead."
+                side = [x for t in b.sentences if t.end <= s.start for x in _single_rows(ctx, b, t)]
             rows = _unique_rows([r for x in side for r in x.rows])
             if len(rows) >= 2 and not ctx.quoted(b, side[0].index):
                 out.append(Comparison(side[0], rows, _sentence_scope(ctx, side[0], rows)))
@@ -159,6 +158,22 @@ def _across_rounds(ctx: Context, cells: list[Claim], found: list[Comparison]) ->
             continue
         out.append(Comparison(row[0], rows, _table_scope(ctx, row[0].block), table=True))
     return out
+
+
+#: a sentence that compares what the sentences before it printed: "comes out clearly ahead",
+#: "throughput therefore fell sharply"
+BACK_COMPARE = re.compile(
+    r"\b(?:ahead|behind|faster|slower|outperform\w*|beats?|beating|fell|falls?|rose|rises?|dropped|"
+    r"declined|grew|climbed|jumped|doubled|halved|trails?|leads?)\b",
+    re.I,
+)
+
+
+def _single_rows(ctx: Context, b: Block, s: Sentence) -> list[Claim]:
+    """The results of one row each that sentence *s* of *b* prints."""
+    return [
+        x for x in claims_in(ctx, b, s) if x.rows and x.kind in ("result", "per_gpu") and len(x.rows) == 1
+    ]
 
 
 def _named(ctx: Context, cmp: Comparison) -> Mentions:

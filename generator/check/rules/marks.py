@@ -396,7 +396,11 @@ _ADJECTIVE = (
     r"(?:MLCommons|MLPerf)®?(?:\s+(?:Inference|Training|Storage|Client|Mobile|Tiny|HPC|Automotive))?"
     r"(?:\s+v?\d+(?:\.\d+)*)?[\s-]+(?:endorsed|approved|certified|accredited|recommended)\b"
 )
-_CERTIFIED_ON = r"certified\s+(?:on|for|in|under|with)\s+(?:the\s+)?MLPerf"
+_CERTIFIED_ON = (
+    r"certified\s+(?:on|for|in|under|with)\s+(?:the\s+)?MLPerf|"
+    # "has obtained the MLPerf® certification of MLCommons", "MLCommons certification"
+    r"(?:MLPerf®?|MLCommons)\s+(?:Inference\s+)?(?:v?\d+(?:\.\d+)*\s+)?certification|certification\s+(?:of|from|by)\s+MLCommons"
+)
 ENDORSEMENT = re.compile(rf"\b(?:{_BY}|{_ENDORSES}|{_ADJECTIVE}|{_CERTIFIED_ON})", re.I)
 _DENIED = re.compile(r"(?:\bnot|\bnever|\bno|n[\'’]t|\bnor|\bwithout)\s+(?:\w+\s+){0,2}$", re.I)
 
