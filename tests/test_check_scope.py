@@ -1660,3 +1660,15 @@ def test_a_sentence_comparing_what_the_sentences_before_it_printed_is_a_comparis
     )
     found = findings(tmp_path, body, official, manifest, "MLP007")
     assert [f.split(" ", 2)[2].split(",")[0] for f in found] == ["compares Server with Offline results"]
+
+
+def test_that_is_the_highest_is_said_of_the_value_the_sentence_before_printed(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    body = (
+        '**{{ per_gpu("6.1-0052", "gpt-oss-120b", "Server") }}** tokens/s per GPU. That is the highest '
+        "per-GPU gpt-oss-120b result in MLPerf® Inference v6.1, Closed division, Available category, Server "
+        "scenario.{{ cite() }}\n\n{{ footnotes() }}\n"
+    )
+    found = findings(tmp_path, body, official, manifest, "MLP026")
+    assert len(found) == 1 and "is contradicted within its own scope" in found[0], found

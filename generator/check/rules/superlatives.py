@@ -220,7 +220,18 @@ def _appositive(ctx: Context, b: Block, s: Sentence, end: int) -> Claim | None:
     for c in claims_in(ctx, b, s):
         if c.index >= end and c.index - end <= 40 and len(c.rows) == 1 and c.kind in ("result", "per_gpu"):
             return None if OBJECT_BEFORE.search(b.text[end : c.index]) else c
+    if THAT_IS.match(b.words(s)):  # "**9,311** samples/s per GPU. That is the highest ...": the value before
+        k = b.sentences.index(s) if s in b.sentences else 0
+        before = (
+            [c for c in claims_in(ctx, b, b.sentences[k - 1]) if c.kind in ("result", "per_gpu")] if k else []
+        )
+        if len(before) == 1 and len(before[0].rows) == 1:
+            return before[0]
     return None
+
+
+#: a sentence that says what the value just printed is: "That is the highest ...", "This is"
+THAT_IS = re.compile(r"^\W{0,8}(?:That|This|It)(?:\s+is|['’]s)\b")
 
 
 def _subject(ctx: Context, b: Block, s: Sentence, *, own: bool = False) -> Claim | None:
