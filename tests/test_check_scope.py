@@ -29,6 +29,13 @@ A = 'per_gpu("6.1-0052", "gpt-oss-120b", "Server")'
 B = 'per_gpu("6.1-0022", "gpt-oss-120b", "Server")'
 
 
+def severities(
+    path: Path, official: ResultsTable, manifest: Manifest, *rules: str
+) -> list[tuple[str, str, str]]:
+    """(rule, severity, message) of the findings of *rules* on the article at *path*."""
+    return [(f.rule, f.severity, f.message) for f in check(path, official, manifest) if f.rule in rules]
+
+
 def findings(tmp_path: Path, body: str, official: ResultsTable, manifest: Manifest, rule: str) -> list[str]:
     path = article(tmp_path, body, FRONT)
     return [f"{f.line}:{f.col} {f.message}" for f in check(path, official, manifest) if f.rule == rule]
@@ -1024,11 +1031,7 @@ def test_a_power_limit_setting_and_a_number_in_a_question_are_not_typed_results(
         body,
         'title: "Who was fastest? It depends on the sentence"\ndate: 2026-10-20\nrounds: ["6.1"]\n',
     )
-    found = [
-        (f.rule, f.severity, f.message)
-        for f in check(path, official, manifest)
-        if f.rule in ("MLP019", "MLP026")
-    ]
+    found = severities(path, official, manifest, "MLP019", "MLP026")
     assert found == [("MLP019", "warning", "2.5× is typed by hand (in a question)")]
 
 
@@ -1503,11 +1506,7 @@ def test_settings_expectations_and_a_past_leader_are_not_typed_results_or_claims
         "review led us to expect.\n\n{{ footnotes() }}\n"
     )
     path = article(tmp_path, body, FRONT)
-    found = [
-        (f.rule, f.severity, f.message)
-        for f in check(path, official, manifest)
-        if f.rule in ("MLP019", "MLP026")
-    ]
+    found = severities(path, official, manifest, "MLP019", "MLP026")
     assert found == [("MLP019", "warning", "30% is typed by hand (no comparison of results)")]
 
 
