@@ -1671,3 +1671,31 @@ def test_that_is_the_highest_is_said_of_the_value_the_sentence_before_printed(
     )
     found = findings(tmp_path, body, official, manifest, "MLP026")
     assert len(found) == 1 and "is contradicted within its own scope" in found[0], found
+
+
+POWER_NOTE = (
+    "[^1]: MLPerf® Inference v5.1 Closed Datacenter, Stable Diffusion XL, Offline scenario. Retrieved from "
+    "https://github.com/mlcommons/inference_results_v5.1 on 2 October 2026, entry 5.1-0062. " + LEGEND + "\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("cells", "reported"),
+    [
+        ("| Offline | 31.7836 samples/s | 9,514.40 W |", False),  # the row's own result and measured power
+        ("| Offline | 44,365.8 samples/s | 9,100 W |", True),  # the entry's Whisper row: no power measured
+    ],
+)
+def test_a_typed_wattage_equal_to_a_rows_measured_power_is_measured_power(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest, cells: str, reported: bool
+) -> None:
+    """An entry with power measured on one benchmark and not on others: the table row's result
+    and wattage are the measured one's, whatever the entry's other rows lack."""
+    body = (
+        "Lenovo's SR780a V3 (entry 5.1-0062) on the Stable Diffusion XL benchmark of MLPerf® Inference "
+        "v5.1, Closed, Available, with MLPerf® power measurement.[^1]\n\n"
+        f"| Scenario | Result | Measured system power |\n|---|--:|--:|\n{cells}\n\n" + POWER_NOTE
+    )
+    front = 'title: t\ndate: 2026-10-20\nrounds: ["5.1"]\n'
+    path = article(tmp_path, body, front)
+    assert bool([f for f in check(path, official, manifest) if f.rule == "MLP011"]) == reported

@@ -9,6 +9,7 @@ from generator.check.context import Context
 from generator.check.document import Block
 from generator.check.registry import Issue, rule
 from generator.check.rules.common import at, claims_in, label, section_of
+from generator.data.row import Row
 
 # the leading lookahead (each alternative's first character) rejects most positions at once
 POWER = re.compile(
@@ -52,7 +53,9 @@ def power_without_measurement(ctx: Context) -> Iterator[Issue]:
     sanctioned power metric, and only for submissions that measured it. Words a placeholder
     printed from the data (a system named "0W") are not the article's claim, nor is a
     configuration named by its rating ("B200 TGP 1000W configuration", as the official notes
-    name it)."""
+    name it). A claim resting on a row that measured power (a typed wattage equal to its
+    measured power, its result beside it) is on measured power, whatever other rows its entry
+    has; a table cell rests on the results of its row."""
     for b in ctx.prose():
         # a sentence can hold power wording only where the block's own search finds some
         spans = [(m.start(), m.end()) for m in POWER.finditer(b.text)]
@@ -80,6 +83,17 @@ def power_without_measurement(ctx: Context) -> Iterator[Issue]:
                 continue  # its only power words name a configuration ("TGP 1000W configuration")
             if _setting(ctx, b, text):
                 continue
+            if b.table >= 0 and not own:  # a cell: the results its table row prints
+                own = [
+                    r
+                    for x in ctx.doc.cells(b.table)
+                    if x.row == b.row
+                    for c in claims_in(ctx, x)
+                    for r in c.rows
+                ]
+            measured = _measured_values(ctx, text)
+            if measured:
+                own = measured  # "9,514.40 W", "31.7836 ÷ 9.51440": a row's own result and measured power
             unmeasured = sorted({label(r) for r in own or rows if not r.has_power})
             proxy = PROXY.search(text)
             if proxy and re.search(
@@ -97,7 +111,7 @@ def power_without_measurement(ctx: Context) -> Iterator[Issue]:
                     f'power claim ("{m.group(0)}") based on {proxy.group(0)}, which is not an MLPerf® power measurement',
                     "use only the measured system power of MLPerf® Power results",
                 )
-            elif unmeasured or not rows:
+            elif unmeasured or not (own or rows):
                 what = (
                     f"on results without measured MLPerf® power ({', '.join(unmeasured[:3])})"
                     if unmeasured
@@ -110,6 +124,33 @@ def power_without_measurement(ctx: Context) -> Iterator[Issue]:
                     "drop the power figure, or use measured MLPerf® system power",
                 )
             break
+
+
+NUMBER_TEXT = re.compile(r"(?<![\w.,])\d{1,3}(?:,\d{3})+(?:\.\d+)?|(?<![\w.,])\d+(?:\.\d+)?")
+
+
+def _measured_values(ctx: Context, text: str) -> list[Row]:
+    """The rows with measured MLPerf® power that the sentence's typed numbers give: a wattage
+    equal to a row's measured power (in W or kW), or a result of a row that measured it. A
+    claim resting on those is on measured power, whatever other rows its entry has."""
+    if ctx.matcher is None:
+        return []
+    values = []
+    for m in NUMBER_TEXT.finditer(text):
+        digits = m.group(0).replace(",", "")
+        decimals = len(digits.split(".")[1]) if "." in digits else 0
+        values.append((float(digits), 0.5 * 10 ** (-decimals)))
+    if not values:
+        return []
+    table = ctx.matcher.table
+    out = []
+    for r in table.rows(round=ctx.article_rounds or table.rounds, has_power={True}):
+        if any(
+            abs(v - r.result) <= tol or abs(v - r.power) <= tol or abs(v * 1000 - r.power) <= tol * 1000
+            for v, tol in values
+        ):
+            out.append(r)
+    return out
 
 
 def _setting(ctx: Context, b: Block, text: str) -> bool:
