@@ -1699,3 +1699,20 @@ def test_a_typed_wattage_equal_to_a_rows_measured_power_is_measured_power(
     front = 'title: t\ndate: 2026-10-20\nrounds: ["5.1"]\n'
     path = article(tmp_path, body, front)
     assert bool([f for f in check(path, official, manifest) if f.rule == "MLP011"]) == reported
+
+
+def test_a_method_note_naming_mlcommons_a_hashtag_and_a_division_sign(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    """ "[2] Per-GPU throughput = ... Derived metric; not verified by MLCommons Association." is the
+    note marker [2] points at; "#MLPerf" is a hashtag; "113,685 ÷ 8 ≈ 14,211" shows its derivation."""
+    body = (
+        "HPE's XD690 (entry 6.1-0052) delivered 113,685 tokens/s on gpt-oss-120b Server in MLPerf® "
+        "Inference v6.1.[^1]\n\nFor the per-GPU crowd: 113,685 ÷ 8 ≈ 14,211 tokens per second per GPU. "
+        "That's my arithmetic, a derived figure, not an official MLPerf® metric.[2]\n\n#inference #MLPerf\n\n"
+        + NOTE.format(ids="6.1-0052")
+        + "\n[2] Per-GPU throughput = official system result ÷ number of accelerators. Derived metric; "
+        "not verified by MLCommons Association.\n"
+    )
+    path = article(tmp_path, body, FRONT)
+    assert [f.rule for f in check(path, official, manifest) if f.rule in ("MLP004", "MLP012", "MLP031")] == []

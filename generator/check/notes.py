@@ -125,6 +125,10 @@ def find_notes(doc: Document) -> Notes:
             label = _list_number(doc, b)
         if label and re.search(r"MLPerf|Retrieved|retrieved|entr(?:y|ies) \d", b.text):
             out.notes.append(Note(label, [b], "plain", generated=b.generated))
+        elif m is not None and m.group(1) and b.kind == "paragraph":
+            # "[2] Per-GPU throughput = ... ; not verified by MLCommons Association.": a note on
+            # method that names MLCommons, no results note (kept or dropped as the asides are)
+            out.notes.append(Note(m.group(1), [b], "aside", generated=b.generated))
     out.notes = _plain_notes_in_place(doc, out.notes)
     note_ids = out.note_blocks()
     smap = doc.rendered.sourcemap

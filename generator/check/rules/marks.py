@@ -18,7 +18,8 @@ from generator.check.fix import Edit, Source
 from generator.check.registry import Issue, rule
 from generator.check.rules.common import at, at_meta, has_legend, in_verbatim
 
-MARK = re.compile(r"MLPerf")
+#: the name, not as a hashtag ("#MLPerf", where no sign can stand)
+MARK = re.compile(r"(?<!#)MLPerf")
 ALTERED = re.compile(
     r"\bML[\s\-‐‑–]+Perf\b|\bMLPERF\b|\bMLperf\b|\bMlperf\b|\bmlperf\b|\bMLPerf®?['’]s\b|\bMLPerfs\b|"
     r"\bMLPerf®?-[A-Za-z]+\b",

@@ -36,7 +36,9 @@ AS_RESULT = re.compile(
     PER_ACCELERATOR + r"\s+(?:results?|scores?)\s+(?:of\s+|is\s+|was\s+)?$|\bscor(?:es|ed|ing)\s+$",
     re.I,
 )
-LOCAL_DERIVED = re.compile(r"\bderiv\w*|\bdivid\w*|\bwe comput\w*|\bour calculation", re.I)
+LOCAL_DERIVED = re.compile(
+    r"\bderiv\w*|\bdivid\w*|\bwe comput\w*|\bour calculation|\b(?:my|our) (?:own )?arithmetic|÷", re.I
+)
 SAY_DERIVED = (
     "say per-GPU values are derived (a system result divided by its GPU count), not official MLPerf® metrics"
 )
