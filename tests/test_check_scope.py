@@ -1716,3 +1716,27 @@ def test_a_method_note_naming_mlcommons_a_hashtag_and_a_division_sign(
     )
     path = article(tmp_path, body, FRONT)
     assert [f.rule for f in check(path, official, manifest) if f.rule in ("MLP004", "MLP012", "MLP031")] == []
+
+
+def test_points_memory_speeds_and_formula_constants_are_not_typed_results(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    body = (
+        '{%- set a = per_gpu("6.1-0052", "gpt-oss-120b", "Server") -%}\n'
+        "**kvcache_enjoyer** · 14 points\n\nMemory at 6400 MT/s. HPE gives {{ a }} tokens/s per GPU; the cost is "
+        "price × 1,000,000 ÷ (tokens per second per GPU × 3,600 × utilization).{{ cite() }}\n\n{{ footnotes() }}\n"
+    )
+    assert findings(tmp_path, body, official, manifest, "MLP019") == []
+
+
+def test_an_entry_in_a_parenthesis_belongs_to_the_value_before_it(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    """ "X tokens/s (CoreWeave, entry 6.1-0022) to Y tokens/s (HPE, entry 6.1-0052)": each ID is
+    its own value's, though the first is nearer the second value."""
+    body = (
+        "On gpt-oss-120b Server in MLPerf® Inference v6.1 the results run from 111,247 tokens per second "
+        "(CoreWeave B300 SXM, eight GPUs, entry 6.1-0022) to 113,685 tokens per second (HPE XD690, entry "
+        "6.1-0052).[^1]\n\n" + NOTE.format(ids="6.1-0022 and 6.1-0052")
+    )
+    assert findings(tmp_path, body, official, manifest, "MLP021") == []

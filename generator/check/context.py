@@ -554,7 +554,8 @@ def _inherit_units(claims: list[Claim], column: str) -> None:
 
 def _attached_entries(claims: list[Claim]) -> dict[int, str]:
     """In a sentence that types two or more entry IDs and two or more results, each ID belongs to
-    the result nearest to it: ``{id(claim): entry}``."""
+    the result nearest to it, or inside a parenthesis to the result right before it ("X tokens/s
+    (Dell, entry A) to Y tokens/s (entry B)": A is X's): ``{id(claim): entry}``."""
     out: dict[int, str] = {}
     by_sentence: dict[tuple[int, int], list[Claim]] = {}
     for c in claims:
@@ -566,9 +567,29 @@ def _attached_entries(claims: list[Claim]) -> dict[int, str]:
         if len(ids) < 2 or len(values) < 2:
             continue
         for e in ids:
-            near = min(values, key=lambda v: abs(v.index - e.index))
+            near = _value_before_parenthesis(e, values) or min(values, key=lambda v: abs(v.index - e.index))
             out.setdefault(id(near), e.text)
     return out
+
+
+def _value_before_parenthesis(e: Claim, values: list[Claim]) -> Claim | None:
+    """The value a parenthesis holding entry ID *e* annotates: "35,316.7 tokens per second (Dell,
+    entry 5.1-0026)"; not the one before a system's name ("... 113,685 tokens per second on
+    gpt-oss-120b and CoreWeave's B300 (entry 6.1-0052) delivered 111,247": the ID is the system's)."""
+    text = e.block.text
+    opened = text.rfind("(", e.sentence.start, e.index)
+    if opened < 0 or text.rfind(")", opened, e.index) >= 0:
+        return None
+    before = [v for v in values if v.index < opened]
+    if not before:
+        return None
+    v = max(before, key=lambda x: x.index)
+    gap = text[v.index + len(v.text) : opened]
+    return v if len(gap) <= 30 and UNIT_GAP.fullmatch(gap) else None
+
+
+#: what may stand between a value and the parenthesis that annotates it: its unit
+UNIT_GAP = re.compile(r"\s*(?:[\w/.%-]+\s*){0,4}")
 
 
 #: the unit a typed number is written with, as the official files name it

@@ -95,6 +95,8 @@ def hand_typed_number(ctx: Context) -> Iterator[Issue]:
             continue  # "20–30%": the range is one percentage, read at its second number
         if not c.suffix and not c.unit and c.text in ctx.manifest.rounds:
             continue  # "that 6.1 setting", "treats 6.1 results as comparable": a round's name
+        if _in_formula(c):
+            continue  # "price × 1,000,000 ÷ (tokens per second × 3,600 × utilization)": a unit conversion
         if (
             _allowed(ctx, c)
             or (_clause(c.text, clauses) and not c.suffix and not c.unit)
@@ -376,6 +378,25 @@ COUNTS_BEFORE = re.compile(
     r"\b(?:GPU|accelerator|chip|node)\s+counts?\s*(?:\(|of\s+|:\s*)(?:\d[\d,]*\s*(?:,|and|or|vs\.?|versus|against|to)\s*)*$",
     re.I,
 )
+
+
+#: an operand of a formula written in words: "price × 1,000,000", "× 3,600 × utilization"
+FORMULA_BEFORE = re.compile(r"[A-Za-z)] {0,3}[×÷*/] {0,3}$")
+FORMULA_AFTER = re.compile(r"^ {0,3}[×÷*/]? {0,3}(?!the\b|as\b|more\b|faster\b|higher\b|that\b|what\b)[a-z(]")
+
+
+def _in_formula(c: Claim) -> bool:
+    """A constant of a formula the text spells out, between an operator and a word: it converts
+    units ("× 3,600" seconds an hour), no result is or could be printed there."""
+    text = c.block.text
+    before, after = (
+        text[max(0, c.index - 30) : c.index],
+        text[c.index + len(c.text) : c.index + len(c.text) + 30],
+    )
+    multiplies = c.suffix.strip() in ("×", "x") and FORMULA_AFTER.match(after) is not None
+    return FORMULA_BEFORE.search(before) is not None and (
+        multiplies or re.match(r"\s*[×÷*/]", after) is not None or not c.suffix
+    )
 
 
 def _printed_counts(ctx: Context, c: Claim) -> set[int]:
