@@ -1740,3 +1740,15 @@ def test_an_entry_in_a_parenthesis_belongs_to_the_value_before_it(
         "6.1-0052).[^1]\n\n" + NOTE.format(ids="6.1-0022 and 6.1-0052")
     )
     assert findings(tmp_path, body, official, manifest, "MLP021") == []
+
+
+@pytest.mark.parametrize(("ids", "expected"), [("6.1-0022 and 6.1-0052", 0), ("6.1-0022", 1)])
+def test_a_marker_closing_the_section_covers_the_values_its_note_lists(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest, ids: str, expected: int
+) -> None:
+    body = (
+        "## Two B300 servers\n\nHPE's XD690 delivered 113,685 tokens/s on gpt-oss-120b Server in MLPerf® "
+        "Inference v6.1 (entry 6.1-0052).\n\nCoreWeave's B300 delivered 111,247 (entry 6.1-0022).\n\n"
+        "The two differ by little.[^1]\n\n" + NOTE.format(ids=ids)
+    )
+    assert len(findings(tmp_path, body, official, manifest, "MLP002")) == expected

@@ -12,7 +12,7 @@ from generator.check.context import Context
 from generator.check.document import Block, Document
 from generator.check.notes import Note
 from generator.check.registry import Issue, rule
-from generator.check.rules.common import LEGEND_CORE, at, at_claim, at_note, label
+from generator.check.rules.common import LEGEND_CORE, at, at_claim, at_note, label, section_of
 from generator.check.vocabulary import ENTRY
 
 SUITE = re.compile(
@@ -108,7 +108,7 @@ def claim_without_marker(ctx: Context) -> Iterator[Issue]:
     paragraph before or after it or its last item does. A table, list or quoted line whose
     entries the marked paragraph just above it names ("Cisco's UCS C880A M8 (entry
     6.1-0014) ...[1]" over that system's table; a block quote's marked first line) is marked by
-    it. A figure restated from a marked paragraph above (the same
+    it; so is a value whose entries the note of a marker further on in its section lists. A figure restated from a marked paragraph above (the same
     printed value) needs no second marker, nor does a ratio or percentage of results a marked
     block above printed, nor a value the next paragraph reads again and marks."""
     marked = {id(m.block) for m in ctx.notes.markers}
@@ -146,8 +146,22 @@ def _marked_elsewhere(ctx: Context, c: Claim, cited: set[str], marked: set[int])
     after = _next_prose(ctx, c.block)
     if after is not None and id(after) in marked and c.entries <= _named(ctx, after):
         return True
-    return any(  # "Cisco's UCS C880A M8 (entry 6.1-0014) ...[1]" above its table
+    if any(  # "Cisco's UCS C880A M8 (entry 6.1-0014) ...[1]" above its table
         id(x) in marked and c.entries <= _named(ctx, x) for x in _read_before(ctx, c.block)
+    ):
+        return True
+    return _noted_later_in_section(ctx, c)
+
+
+def _noted_later_in_section(ctx: Context, c: Claim) -> bool:
+    """A value whose entries the note of a marker further on in its section lists ("... 72,445.1
+    (entry 6.1-0054) ..." then, closing the section, "... barely moves the number.[1]")."""
+    notes = {n.label: n.entries for n in ctx.notes.notes}
+    section = {id(x) for x in section_of(ctx, c.block)}
+    at = ctx.doc.index(c.block)
+    return any(
+        id(m.block) in section and ctx.doc.index(m.block) > at and c.entries <= notes.get(m.label, set())
+        for m in ctx.notes.markers
     )
 
 
