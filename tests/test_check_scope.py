@@ -1752,3 +1752,15 @@ def test_a_marker_closing_the_section_covers_the_values_its_note_lists(
         "The two differ by little.[^1]\n\n" + NOTE.format(ids=ids)
     )
     assert len(findings(tmp_path, body, official, manifest, "MLP002")) == expected
+
+
+def test_an_accuracy_target_after_a_benchmarks_name_is_no_percentage_of_results(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    body = (
+        "In MLPerf® Inference v6.1 Closed, Server, AMD's eight-GPU MI355X (entry 6.1-0003) and NVIDIA's "
+        "DGX B300 (entry 6.1-0071), both Available:[^1]\n\n"
+        "- Llama 2 70B (99.9%): 103,275 vs 106,949 tokens per second\n\n"
+        + NOTE.format(ids="6.1-0003 and 6.1-0071")
+    )
+    assert findings(tmp_path, body, official, manifest, "MLP029") == []
