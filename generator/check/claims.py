@@ -55,6 +55,7 @@ class Claim:
     basis: tuple[str, ...] = ()
     unverified: bool = False
     candidates: list[str] = field(default_factory=list)  # why a typed number matched nothing
+    nearest: float = math.nan  # the official value closest to a typed number that matched none
     tol: float = 0.5  # half a unit of the last printed digit (typed numbers)
     misattributed: tuple[str, ...] = ()  # entries its sentence cites, which do not give the value
     suffix: str = ""  # ×, %, times (typed numbers)

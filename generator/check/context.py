@@ -319,7 +319,8 @@ class Context:
             rows = _of_unit(
                 _named(pool, self.mentions(c.block, c.sentence)), c.block.text[c.index : c.index + 60]
             )
-            c.candidates = [self.matcher.nearest(rows, c.value, c.unit)]
+            text, c.nearest = self.matcher.nearest(rows, c.value, c.unit)
+            c.candidates = [text]
             c.cited = tuple(sorted(cited))
 
     def _check_own_entry(self, c: Claim, own: str | None) -> None:

@@ -162,13 +162,14 @@ class Matcher:
                     for v in _one_way(x, y, c.suffix):
                         if best is None or abs(v - c.value) < best[0]:
                             per = " per GPU" if basis == "per_gpu" else ""
-                            said = f"{v:,.{decimals}f}{sign} ({_fmt(x)} against {_fmt(y)} {a.units.lower()}{per})"
+                            said = f"{v:,.{decimals}f}{sign} ({fmt_value(x)} against {fmt_value(y)} {a.units.lower()}{per})"
                             best = (abs(v - c.value), said)
         return best[1] if best else ""
 
-    def nearest(self, rows: list[Row], value: float, unit: str) -> str:
-        """The closest official value to a number that matched none, for the finding's message."""
-        best: tuple[float, str] | None = None
+    def nearest(self, rows: list[Row], value: float, unit: str) -> tuple[str, float]:
+        """The closest official value to a number that matched none: (what the finding's message
+        says of it, the value itself); ("", NaN) when no row has one."""
+        best: tuple[float, str, float] | None = None
         for r in rows:
             for v, what in ((r.result, "system result"), (r.per_accelerator, "per accelerator")):
                 if unit == "per_gpu" and what == "system result":
@@ -176,8 +177,8 @@ class Matcher:
                 if v == v and v > 0:
                     d = abs(math.log(abs(value) / v)) if value else math.inf
                     if best is None or d < best[0]:
-                        best = (d, f"{_label(r)} {_fmt(v)} {what}")
-        return best[1] if best else ""
+                        best = (d, f"{_label(r)} {fmt_value(v)} {what}", v)
+        return (best[1], best[2]) if best else ("", math.nan)
 
 
 def _metric(r: Row, basis: str) -> float:
@@ -215,7 +216,8 @@ def _label(r: Row) -> str:
     return f"{r.result_id or r.submitter} {r.benchmark} {r.scenario}"
 
 
-def _fmt(v: float) -> str:
+def fmt_value(v: float) -> str:
+    """An official value as findings print it: whole above 100, two decimals below."""
     return f"{v:,.0f}" if abs(v) >= 100 else f"{v:,.2f}"
 
 

@@ -147,7 +147,7 @@ def _marked_elsewhere(ctx: Context, c: Claim, cited: set[str], marked: set[int])
     if after is not None and id(after) in marked and c.entries <= _named(ctx, after):
         return True
     if any(  # "Cisco's UCS C880A M8 (entry 6.1-0014) ...[1]" above its table
-        id(x) in marked and c.entries <= _named(ctx, x) for x in _read_before(ctx, c.block)
+        id(x) in marked and c.entries <= _named(ctx, x) for x in _lead_ins(ctx, c.block)
     ):
         return True
     return _noted_later_in_section(ctx, c)
@@ -170,7 +170,7 @@ def _named(ctx: Context, b: Block) -> set[str]:
     return {e for x in ctx.claims_in(b) for e in x.entries}
 
 
-def _read_before(ctx: Context, b: Block) -> list[Block]:
+def _lead_ins(ctx: Context, b: Block) -> list[Block]:
     """What a reader of a table, list or block quote has just read: the author's paragraph right
     before it, and for a quoted line the quote's lines above it (nothing for a paragraph: its own
     marker is what a reader looks for)."""

@@ -10,12 +10,14 @@ from dataclasses import replace
 from generator.check.claims import Claim
 from generator.check.context import Context
 from generator.check.document import Block
+from generator.check.matching import fmt_value
 from generator.check.registry import Issue, rule
 from generator.check.rules.common import OWN_RUN, at_claim, everything, label, section_of, states_derived
 from generator.check.rules.power import SETTING
 from generator.check.rules.superlatives import QUESTION
 from generator.check.scope import surroundings
 from generator.check.vocabulary import PER_ACCELERATOR
+from generator.data.row import Row
 
 HEDGE = re.compile(
     r"\b(?:would|could|might|hypothetical\w*|projected|projection|estimat\w*|on the order of|if\b|assum\w*|suppose|imagine)\b",
@@ -404,13 +406,9 @@ def _printed_counts(ctx: Context, c: Claim) -> set[int]:
     chip count among them ("288 GPUs, entry {{ big.entry }}", "Dividing by the 72 GPUs gives
     {{ x }}") is checked against the data as a placeholder's would be, on every rebuild."""
     counts: set[int] = set()
-    for b in section_of(ctx, c.block):
-        for other in ctx.claims_in(b):
-            if other.typed:
-                continue
-            for r in other.rows:
-                nodes = r.nodes if r.nodes and r.nodes > 0 else 1
-                counts |= {r.gpus, nodes, r.gpus // nodes}
+    for r in _section_rows(ctx, c):
+        nodes = r.nodes if r.nodes and r.nodes > 0 else 1
+        counts |= {r.gpus, nodes, r.gpus // nodes}
     return counts
 
 
@@ -419,18 +417,24 @@ def _placeholder_for(ctx: Context, c: Claim) -> tuple[str, str] | None:
     its section gives the typed value: its system result, per-GPU value or measured power."""
     if c.suffix:
         return None
+    for r in _section_rows(ctx, c):
+        args = f'"{r.result_id}", "{r.benchmark}", "{r.scenario}"'
+        for name, value, what in (
+            ("result", r.result, "the system result"),
+            ("per_gpu", r.per_accelerator, "the per-GPU value"),
+            ("power", r.power, "the measured power"),
+        ):
+            if value == value and abs(value - c.value) <= c.tol:
+                return f"{what} of {label(r)}", f"{name}({args})"
+    return None
+
+
+def _section_rows(ctx: Context, c: Claim) -> Iterator[Row]:
+    """The rows the placeholders of *c*'s section print, in order (typed numbers' matches left out)."""
     for b in section_of(ctx, c.block):
         for other in ctx.claims_in(b):
-            for r in () if other.typed else other.rows:
-                args = f'"{r.result_id}", "{r.benchmark}", "{r.scenario}"'
-                for name, value, what in (
-                    ("result", r.result, "the system result"),
-                    ("per_gpu", r.per_accelerator, "the per-GPU value"),
-                    ("power", r.power, "the measured power"),
-                ):
-                    if value == value and abs(value - c.value) <= c.tol:
-                        return f"{what} of {label(r)}", f"{name}({args})"
-    return None
+            if not other.typed:
+                yield from other.rows
 
 
 def _row_label(c: Claim) -> bool:
@@ -590,8 +594,6 @@ def matches_no_entry(ctx: Context) -> Iterator[Issue]:
 
 #: how far from an official value a typed one may be and still read as a slip of it
 SLIP = 0.02
-#: the official value in a "nearest" candidate: "6.1-0108 llama3.1-8b Server 7,377 system result"
-NEAREST_VALUE = re.compile(r"(?<![\d,.])(\d{1,3}(?:,\d{3})*+)(?:\.\d+)? (?:system result|per accelerator)$")
 
 
 def attributed(ctx: Context, c: Claim) -> bool:
@@ -605,10 +607,10 @@ def mistyped(c: Claim) -> bool:
     value: within 2% of it, or whole parts one keystroke apart (a digit changed, two swapped, one
     added or dropped: "52,212.8" for 52,221.8). A number further from every entry is no official result at all:
     an unverified score presented as one (MLP033's), not a slip to correct."""
-    m = NEAREST_VALUE.search(c.candidates[0]) if c.candidates and c.candidates[0] else None
-    if m is None:
+    if c.nearest != c.nearest:
         return True  # nothing to tell a slip from: the finding asks to correct it
-    a, b = c.text.split(".")[0].replace(",", ""), m.group(1).replace(",", "")
+    # the whole parts as printed: the typed number's, and the nearest value's in the message
+    a, b = c.text.split(".")[0].replace(",", ""), fmt_value(c.nearest).split(".")[0].replace(",", "")
     if not (a.isdigit() and b.isdigit()):
         return True
     if int(b) and abs(c.value / int(b) - 1) <= SLIP:

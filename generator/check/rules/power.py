@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from generator.check.claims import Claim
 from generator.check.context import Context
 from generator.check.document import Block
 from generator.check.registry import Issue, rule
@@ -91,7 +92,7 @@ def power_without_measurement(ctx: Context) -> Iterator[Issue]:
                     for c in claims_in(ctx, x)
                     for r in c.rows
                 ]
-            measured = _measured_values(ctx, text)
+            measured = _measured_values(ctx, numbers)
             if measured:
                 own = measured  # "9,514.40 W", "31.7836 ÷ 9.51440": a row's own result and measured power
             unmeasured = sorted({label(r) for r in own or rows if not r.has_power})
@@ -126,21 +127,12 @@ def power_without_measurement(ctx: Context) -> Iterator[Issue]:
             break
 
 
-NUMBER_TEXT = re.compile(r"(?<![\w.,])\d{1,3}(?:,\d{3})+(?:\.\d+)?|(?<![\w.,])\d+(?:\.\d+)?")
-
-
-def _measured_values(ctx: Context, text: str) -> list[Row]:
-    """The rows with measured MLPerf® power that the sentence's typed numbers give: a wattage
+def _measured_values(ctx: Context, numbers: list[Claim]) -> list[Row]:
+    """The rows with measured MLPerf® power that the sentence's typed *numbers* give: a wattage
     equal to a row's measured power (in W or kW), or a result of a row that measured it. A
     claim resting on those is on measured power, whatever other rows its entry has."""
-    if ctx.matcher is None:
-        return []
-    values = []
-    for m in NUMBER_TEXT.finditer(text):
-        digits = m.group(0).replace(",", "")
-        decimals = len(digits.split(".")[1]) if "." in digits else 0
-        values.append((float(digits), 0.5 * 10 ** (-decimals)))
-    if not values:
+    values = [(c.value, c.tol) for c in numbers if c.typed]
+    if ctx.matcher is None or not values:
         return []
     table = ctx.matcher.table
     out = []
