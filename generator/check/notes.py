@@ -78,6 +78,10 @@ class Notes:
     def labels(self) -> set[str]:
         return {n.label for n in self.notes}
 
+    def note(self, label: str) -> Note | None:
+        """The note a marker's label points to."""
+        return next((n for n in self.notes if n.label == label), None)
+
     def entries(self) -> set[str]:
         return {e for n in self.notes for e in n.entries}
 

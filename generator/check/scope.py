@@ -41,7 +41,9 @@ from generator.check.document import Block, Sentence
 from generator.check.vocabulary import Mentions
 
 if TYPE_CHECKING:  # the context imports this module's users; only types are needed here
+    from generator.check.claims import Claim
     from generator.check.context import Context
+    from generator.check.notes import Note
 
 #: the attributes a scope carries, with the name a finding gives each
 ATTRIBUTES = {
@@ -268,6 +270,17 @@ def previous(ctx: Context, b: Block) -> Block | None:
     return None
 
 
+def following(ctx: Context, b: Block) -> Block | None:
+    """The author's paragraph right after *b*, if *b* is a paragraph."""
+    if b.kind != "paragraph" or b.table >= 0:
+        return None
+    k = ctx.doc.index(b) + 1
+    while k < len(ctx.doc.blocks) and ctx.doc.blocks[k].generated:
+        k += 1
+    nxt = ctx.doc.blocks[k] if k < len(ctx.doc.blocks) else None
+    return nxt if nxt is not None and nxt.kind == "paragraph" and nxt.table < 0 else None
+
+
 def _section(ctx: Context, b: Block) -> tuple[Block | None, list[Block]]:
     """The lead paragraph of *b*'s section and its heading chain, nearest heading first."""
     k = ctx.doc.index(b)
@@ -308,3 +321,48 @@ def _front_matter(ctx: Context) -> list[tuple[str, Mentions]]:
     if len(article.rounds) == 1:
         out.append(("the front matter's rounds", Mentions(rounds=set(article.rounds))))
     return out
+
+
+#: a score the author's own run gave: "we ran / measured", "our own lab", "in-house", "internal tests"
+OWN_RUN = re.compile(
+    r"\b(?:we|I)\s+(?:\w+\s+){0,2}?(?:ran|measured|tested|benchmarked|recorded|obtained)\b|"
+    r"\bour\s+(?:(?:own|internal|in-house|best|latest|fastest|first|last|tuned)\s+)?(?:labs?|runs?|tests?|testing|measurements?|harness|scores?)\b|"
+    r"\bin-house\b|\binternal\s+(?:runs?|tests?|testing|measurements?)\b|"
+    # "our engineering team measured", "our performance engineers ran"
+    r"\bour\s+(?:\w+\s+){0,2}(?:team|engineers?|staff|group|lab)\s+(?:\w+\s+)?(?:ran|measured|tested|benchmarked|recorded|obtained)\b|"
+    # "our engineers took one of our hosts and ran the benchmark": the run, a clause later
+    r"\bour\s+(?:\w+\s+){0,2}(?:team|engineers?|staff|group|lab)\b[^.;]{0,80}?\band\s+(?:ran|measured|tested|benchmarked)\b",
+    re.I,
+)
+#: a note on the author's run, not on a submission: "run by GridLease engineering on a GridLease
+#: host", "measured in-house", "our internal test"
+OWN_NOTE = re.compile(
+    r"\b(?:run|measured|tested|benchmarked|obtained)\s+(?:\w+\s+)?by\b|\bin-house\b|\binternal(?:ly)?\b|"
+    r"\bour\s+(?:own\s+)?(?:lab|runs?|tests?|measurements?)\b|\bnot\s+submitted\b",
+    re.I,
+)
+#: the author's own machine as the subject of a result: "Our host delivered", "our test node reached"
+OWN_SUBJECT = re.compile(
+    r"\bour\s+(?:[\w-]+\s+){0,3}?(?:hosts?|nodes?|rigs?|testbeds?|instances?|boxes|box)\b", re.I
+)
+
+
+def own_run(ctx: Context, c: Claim) -> bool:
+    """Whether a typed score is the author's own run: its sentence says so ("we measured", "in our
+    own lab"); the note its marker points to is about the author's run, citing no entry ("run by
+    GridLease engineering on a GridLease host"); or its sentence's subject is the author's machine
+    ("Our host delivered ...") after the paragraph before said the author ran the benchmark."""
+    text = c.block.words(c.sentence)
+    if OWN_RUN.search(text):
+        return True
+    note = note_of(ctx, c)
+    if note is not None and not note.entries and OWN_NOTE.search(note.text):
+        return True
+    before = previous(ctx, c.block)
+    return bool(OWN_SUBJECT.search(text) and before is not None and OWN_RUN.search(before.text))
+
+
+def note_of(ctx: Context, c: Claim) -> Note | None:
+    """The note the first marker after a value in its paragraph points to."""
+    after = [m for m in ctx.notes.markers if m.block is c.block and m.index >= c.index]
+    return ctx.notes.note(after[0].label) if after else None

@@ -128,14 +128,3 @@ def section_of(ctx: Context, block: Block) -> list[Block]:
     start = next((j for j in range(i, -1, -1) if blocks[j].kind == "heading"), 0)
     end = next((j for j in range(i + 1, len(blocks)) if blocks[j].kind == "heading"), len(blocks))
     return [b for b in blocks[start:end] if not b.generated and id(b) not in ctx.note_blocks]
-
-
-#: a score the author's own run gave: "we ran / measured", "our own lab", "in-house", "internal tests"
-OWN_RUN = re.compile(
-    r"\b(?:we|I)\s+(?:\w+\s+){0,2}?(?:ran|measured|tested|benchmarked|recorded|obtained)\b|"
-    r"\bour\s+(?:(?:own|internal|in-house|best|latest|fastest|first|last|tuned)\s+)?(?:labs?|runs?|tests?|testing|measurements?|harness|scores?)\b|"
-    r"\bin-house\b|\binternal\s+(?:runs?|tests?|testing|measurements?)\b|"
-    # "our engineering team measured", "our performance engineers ran"
-    r"\bour\s+(?:\w+\s+){0,2}(?:team|engineers?|staff|group|lab)\s+(?:\w+\s+)?(?:ran|measured|tested|benchmarked|recorded|obtained)\b",
-    re.I,
-)

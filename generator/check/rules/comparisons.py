@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
-from generator.check.claims import Claim
+from generator.check.claims import COMPARISON_KINDS, Claim
 from generator.check.context import COMPARE_CUE, Context
 from generator.check.document import Block, Sentence
 from generator.check.registry import Issue, rule
@@ -556,10 +556,25 @@ def incompatible_rounds(ctx: Context) -> Iterator[Issue]:
     column only for the rounds ``data/rounds.toml`` lists in ``compatible_with``), results of
     different suites, the performance of a power submission set against a performance-only one,
     or two benchmarks that replaced one another. The finding quotes the table's row."""
+    for cmp, found in _once_per_paragraph(ctx, "MLP009"):
+        yield at_claim(cmp.anchor, found[1], found[2])
+
+
+def _once_per_paragraph(ctx: Context, code: str) -> Iterator[tuple[Comparison, tuple[str, str, str]]]:
+    """The comparisons *code* reports, once per paragraph and set of compared rows ("{{ b }}
+    against {{ a }}. The gap is {{ pct_change(b, a) }}" is one comparison), each at its ratio or
+    percentage where the paragraph prints one."""
+    chosen: dict[tuple[int, frozenset[str]], tuple[Comparison, tuple[str, str, str]]] = {}
     for cmp in comparisons(ctx):
         found = _compat(ctx, cmp)
-        if found and found[0] == "MLP009":
-            yield at_claim(cmp.anchor, found[1], found[2])
+        if not found or found[0] != code:
+            continue
+        a = cmp.anchor
+        key = (id(a.block), frozenset(str(r.key) for r in cmp.rows))
+        old = chosen.get(key)
+        if old is None or (old[0].anchor.kind not in COMPARISON_KINDS and a.kind in COMPARISON_KINDS):
+            chosen[key] = (cmp, found)
+    yield from chosen.values()
 
 
 @rule(
@@ -576,10 +591,8 @@ def compatibility_unknown(ctx: Context) -> Iterator[Issue]:
     """Reports a cross-round comparison of a benchmark that the Compatibility Table (as
     ``data/compatibility.toml`` records it) does not list in the suite, so nothing shows the
     rounds are comparable."""
-    for cmp in comparisons(ctx):
-        found = _compat(ctx, cmp)
-        if found and found[0] == "MLP010":
-            yield at_claim(cmp.anchor, found[1], found[2])
+    for cmp, found in _once_per_paragraph(ctx, "MLP010"):
+        yield at_claim(cmp.anchor, found[1], found[2])
 
 
 def _single_row_entries(ctx: Context, b: Block) -> set[str]:

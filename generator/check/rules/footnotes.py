@@ -13,6 +13,7 @@ from generator.check.document import Block, Document
 from generator.check.notes import Note
 from generator.check.registry import Issue, rule
 from generator.check.rules.common import LEGEND_CORE, at, at_claim, at_note, label, section_of
+from generator.check.scope import following
 from generator.check.vocabulary import ENTRY
 
 SUITE = re.compile(
@@ -108,7 +109,8 @@ def claim_without_marker(ctx: Context) -> Iterator[Issue]:
     paragraph before or after it or its last item does. A table, list or quoted line whose
     entries the marked paragraph just above it names ("Cisco's UCS C880A M8 (entry
     6.1-0014) ...[1]" over that system's table; a block quote's marked first line) is marked by
-    it; so is a value whose entries the note of a marker further on in its section lists. A figure restated from a marked paragraph above (the same
+    it; so is a value whose entries the note of a marker further on in its section lists, or
+    a note with no marker placed under it in its section (a datasheet's table and its notes). A figure restated from a marked paragraph above (the same
     printed value) needs no second marker, nor does a ratio or percentage of results a marked
     block above printed, nor a value the next paragraph reads again and marks."""
     marked = {id(m.block) for m in ctx.notes.markers}
@@ -143,14 +145,45 @@ def _marked_elsewhere(ctx: Context, c: Claim, cited: set[str], marked: set[int])
         return False
     if c.derived and c.kind not in ("per_gpu", "result") and c.entries <= cited:
         return True
-    after = _next_prose(ctx, c.block)
+    after = following(ctx, c.block)
     if after is not None and id(after) in marked and c.entries <= _named(ctx, after):
         return True
     if any(  # "Cisco's UCS C880A M8 (entry 6.1-0014) ...[1]" above its table
         id(x) in marked and c.entries <= _named(ctx, x) for x in _lead_ins(ctx, c.block)
     ):
         return True
-    return _noted_later_in_section(ctx, c)
+    return _noted_later_in_section(ctx, c) or _note_below(ctx, c) is not None
+
+
+def _note_below(ctx: Context, c: Claim) -> Note | None:
+    """For a table cell: the note no marker points to, placed right under its table (at most
+    two paragraphs that print no results between them, no heading) and listing the cell's
+    entries: a datasheet's table and its notes, read as a figure's note is."""
+    if c.block.table < 0:
+        return None
+    used = {m.label for m in ctx.notes.markers}
+    blocks = ctx.doc.blocks
+    k = max(ctx.doc.index(x) for x in ctx.doc.cells(c.block.table)) + 1
+    between = 0
+    while k < len(blocks) and id(blocks[k]) not in ctx.note_blocks:
+        b = blocks[k]
+        if b.kind == "heading" or (not b.generated and ctx.claims_in(b)):
+            return None
+        between += not b.generated
+        k += 1
+    if k == len(blocks) or between > 2:
+        return None
+    return next(
+        (
+            n
+            for n in ctx.notes.notes
+            if any(x is blocks[k] for x in n.blocks)
+            and n.label not in used
+            and n.cites_results
+            and c.entries <= n.entries
+        ),
+        None,
+    )
 
 
 def _noted_later_in_section(ctx: Context, c: Claim) -> bool:
@@ -190,17 +223,6 @@ def _lead_ins(ctx: Context, b: Block) -> list[Block]:
     if lead is not None and lead.kind in ("paragraph", "quote") and lead.table < 0:
         out.append(lead)
     return out
-
-
-def _next_prose(ctx: Context, b: Block) -> Block | None:
-    """The author's paragraph right after *b*, if *b* is a paragraph."""
-    if b.kind != "paragraph" or b.table >= 0:
-        return None
-    k = ctx.doc.index(b) + 1
-    while k < len(ctx.doc.blocks) and ctx.doc.blocks[k].generated:
-        k += 1
-    nxt = ctx.doc.blocks[k] if k < len(ctx.doc.blocks) else None
-    return nxt if nxt is not None and nxt.kind == "paragraph" and nxt.table < 0 else None
 
 
 CAPTION = re.compile(r"^\s*(?:Table|Figure|Chart|Source|Sources|Note|Notes)\b", re.I)
@@ -352,10 +374,13 @@ def marker_without_note(ctx: Context) -> Iterator[Issue]:
     good="... per GPU.[1]\n\n[1] MLPerf® Inference v6.1 ...",
 )
 def note_never_referenced(ctx: Context) -> Iterator[Issue]:
-    """Reports a footnote no marker points to: the reader cannot tell which claims it backs."""
+    """Reports a footnote no marker points to: the reader cannot tell which claims it backs. A
+    note placed right under the results it lists, in their section (a datasheet's table, then
+    its notes), backs them as a table's note does and is not reported."""
     used = {m.label for m in ctx.notes.markers}
+    under = {id(n) for c in ctx.claims if c.rows and c.entries for n in [_note_below(ctx, c)] if n}
     for n in ctx.notes.notes:
-        if n.label not in used:
+        if n.label not in used and id(n) not in under:  # a note under its table backs it as placed
             yield at_note(
                 ctx,
                 n.block,

@@ -303,10 +303,13 @@ def mark_without_benchmark(ctx: Context) -> Iterator[Issue]:
 
     The name may never stand alone as a noun ("in MLPerf®", "MLPerf® is"): an error. Before a
     common noun ("the MLPerf® results", "MLPerf® measured power") once the article has named the
-    benchmark in full ("MLPerf® Inference v6.1 ... those MLPerf® scores"), it is the full name
-    shortened, as the guidelines' own example does ("had a MLPerf® score of 1000fps"): not
-    reported. Before the full name, in an article that gives it later, it is a warning: common
-    usage that the letter of the guideline forbids, for the editor to decide."""
+    benchmark in full ("MLPerf® Inference v6.1 ... those MLPerf® scores"), or in the paragraph
+    that gives it ("not an MLPerf® result. It is derived from two MLPerf® Inference v6.1
+    results"), or in a headline (title, description, heading) of an article that gives it
+    below, it is the full name shortened, as the guidelines' own example does ("had a MLPerf®
+    score of 1000fps"): not reported. Elsewhere before the full name, in an article that gives
+    it later, it is a warning: common usage that the letter of the guideline forbids, for the
+    editor to decide."""
     allowed = tuple(ctx.config.allowed_after) or BENCHMARK_NAMES
     full = re.compile(r"MLPerf®?\s+(?:Inference|Training)\b")
     named = any(full.search(text) for text, _, _ in _texts(ctx))
@@ -338,8 +341,9 @@ def mark_without_benchmark(ctx: Context) -> Iterator[Issue]:
             # an article that names the benchmark elsewhere, is common usage the letter of §11.4
             # forbids: the editor decides (a warning); the name as a noun stays an error
             common = (nxt[0].islower() or nxt.lower() in COMMON_NOUNS) and nxt.lower() not in NOUN_USE
-            if common and (before or full.search(text[: m.start()])):
-                continue  # the full name, shortened after the article gave it
+            headline = where in ("title", "description") or getattr(where, "kind", "") == "heading"
+            if common and (before or full.search(text) or (headline and named)):
+                continue  # the full name, shortened where the reader has it: read, in its paragraph, below its headline
             yield dataclasses.replace(issue, undecided=common and named)
 
 

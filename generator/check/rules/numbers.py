@@ -12,10 +12,16 @@ from generator.check.context import Context
 from generator.check.document import Block
 from generator.check.matching import fmt_value
 from generator.check.registry import Issue, rule
-from generator.check.rules.common import OWN_RUN, at_claim, everything, label, section_of, states_derived
+from generator.check.rules.common import (
+    at_claim,
+    everything,
+    label,
+    section_of,
+    states_derived,
+)
 from generator.check.rules.power import SETTING
 from generator.check.rules.superlatives import QUESTION
-from generator.check.scope import surroundings
+from generator.check.scope import OWN_RUN, own_run, surroundings
 from generator.check.vocabulary import PER_ACCELERATOR
 from generator.data.row import Row
 
@@ -55,7 +61,7 @@ def presented_as_result(ctx: Context, c: Claim) -> bool:
         return False
     text = c.block.words(c.sentence)
     after = c.block.text[c.index : c.index + 80]
-    return not (HEDGE.search(text) or OWN.search(text) or POWER_AFTER.search(after))
+    return not (HEDGE.search(text) or OWN.search(text) or POWER_AFTER.search(after) or own_run(ctx, c))
 
 
 def bounded(c: Claim) -> bool:
@@ -80,7 +86,11 @@ def hand_typed_number(ctx: Context) -> Iterator[Issue]:
     times, and quantities the results do not measure (cores, hours, GB); a chip count ("72
     GPUs", "divided by 72", "÷ 72", "from 32 to 64 GPUs") that a row printed in its section has
     is checked against the data on every rebuild and not reported; another is a warning (the
-    data give it: ``x.gpus``); so is a number in a question ("So, is it 2.5×?"). A wattage stated
+    data give it: ``x.gpus``); so is a number in a question ("So, is it 2.5×?"), and a ratio
+    or percentage that the figures its section prints give ("{{ a }} against {{ b }}, about 3%
+    ahead"): right today, it will not follow the data (``pct_change(a, b)`` will); one they do
+    not give is an error that names the value they give. A number repeating one quoted earlier
+    in its paragraph (a correction: "we wrote 'about 2% faster' ... not 2%") is the quotation's. A wattage stated
     as a configured power limit or a rating ("1,000 W TDP") is a setting, not a result. A typed
     number that a row printed in its section gives is told the placeholder that prints it. Inline ``<!-- gpu-insights: allow MLP019
     "why" -->`` accepts a deliberate one."""
@@ -134,6 +144,25 @@ def hand_typed_number(ctx: Context) -> Iterator[Issue]:
             yield replace(
                 at_claim(c, f"{c.text} is typed by hand ({what})", "print it with x.gpus or gpus(...)"),
                 undecided=True,
+            )
+            continue
+        if c.kind in ("ratio", "pct") and _sides_printed(ctx, c):  # right today; will not follow the data
+            yield replace(
+                at_claim(
+                    c,
+                    f"{c.text} is typed by hand (the figures it compares give it today)",
+                    "print it with ratio(a, b) or pct_change(a, b) of those figures, so that it follows the data",
+                ),
+                undecided=True,
+            )
+            continue
+        if ctx.echoes_quote(c):
+            continue  # "... 'about 2% faster' ... not 2%": the quoted figure, named again
+        if c.kind in ("ratio", "pct") and c.candidates:
+            yield at_claim(
+                c,
+                f"{c.text} is typed by hand, and {c.candidates[0]}",
+                "print it with ratio(a, b) or pct_change(a, b) of the figures it compares",
             )
             continue
         given = _placeholder_for(ctx, c)
@@ -401,6 +430,14 @@ def _in_formula(c: Claim) -> bool:
     )
 
 
+def _sides_printed(ctx: Context, c: Claim) -> bool:
+    """Whether a typed ratio or percentage is, within its printed precision, the relation of
+    two figures its section's placeholders print ("{{ old }} ... to {{ new }}, a drop of about
+    97%"): right when checked, but a rebuild on other data would not change it."""
+    printed = {r.key for r in _section_rows(ctx, c)}
+    return len({r.key for r in c.rows}) >= 2 and all(r.key in printed for r in c.rows)
+
+
 def _printed_counts(ctx: Context, c: Claim) -> set[int]:
     """The chip counts of the rows printed in *c*'s section: totals, per node and nodes. A typed
     chip count among them ("288 GPUs, entry {{ big.entry }}", "Dividing by the 72 GPUs gives
@@ -494,9 +531,9 @@ def _power_setting(ctx: Context, c: Claim) -> bool:
 
 
 #: a rating, which no result measures ("the GPU's 1,100 W TGP", "1,000 W TDP each", "rated at
-#: 700 W", "a TDP of 1,000 W"): a product's specification, as "70B" is a model's; MLP011 reads
+#: 700 W", "a TDP of 1,000 W", "at their 1,000 W rating"): a product's specification, as "70B" is a model's; MLP011 reads
 #: what is made of it
-RATING = r"(?:TDP|TGP|TBP|thermal design power|nameplate(?: power)?|rated(?: power)?|PSU(?: rating)?)"
+RATING = r"(?:TDP|TGP|TBP|thermal design power|nameplate(?: power)?|rated(?: power)?|(?:power )?rating|PSU(?: rating)?)"
 RATING_BEFORE = re.compile(rf"\b{RATING}\s*(?:of|at|is|=|:)?\s*$", re.I)
 RATING_AFTER = re.compile(rf"^\s?k?W\s+(?:[\w-]+\s+)?{RATING}\b", re.I)
 

@@ -19,7 +19,6 @@ from generator.check.registry import Issue, rule
 from generator.check.rules.common import (
     LEGEND_CORE,
     NOT_VERIFIED_RE,
-    OWN_RUN,
     UNVERIFIED_STATEMENT_RE,
     at,
     at_claim,
@@ -31,7 +30,7 @@ from generator.check.rules.common import (
     states_not_verified,
 )
 from generator.check.rules.numbers import attributed, bounded, mistyped, presented_as_result
-from generator.check.scope import surroundings
+from generator.check.scope import following, note_of, own_run, surroundings
 from generator.data.row import Row
 from generator.data.versions import version_key
 from generator.lazy import lazy_pattern
@@ -173,6 +172,8 @@ def not_verified_missing(ctx: Context) -> Iterator[Issue]:
         message = f"the article prints {what} values ({c.text} is one) without {' or '.join(missing)}"
         help = f"add {'both statements' if len(missing) > 1 else 'it'} to the footnote of the results they come from"
         notes = [n for n in ctx.notes.notes if not n.generated and n.entries]
+        own = note_of(ctx, c) if c.unverified else None  # an unverified value's own note says it
+        notes = [own] if own is not None and not own.generated else notes
         # the fix goes into the results footnote when there is one; else the value needs one
         issue = at_note(ctx, notes[0].block, message, help) if notes else at_claim(c, message, help)
         # values derived from verified results, said to be derived and not official: §9 asks for
@@ -234,9 +235,13 @@ def unverified_comparison(ctx: Context) -> Iterator[Issue]:
         near = [x for x in claims_in(ctx, c.block, c.sentence) if x is not c and x.rows and not x.unverified]
         if not near and c.rows and c.kind in ("ratio", "pct"):
             near = [c]  # a ratio of the unverified result to official rows
-        if near and COMPARE_CUE.search(c.block.words(c.sentence)):
+        cued, anchor = bool(COMPARE_CUE.search(c.block.words(c.sentence))), c
+        if not near:  # "Our host delivered 91,340." then "For comparison, ... 90,205 (entry 6.1-0021)."
+            near = _compared_next(ctx, c)
+            cued, anchor = True, near[0] if near else c
+        if near and cued:
             yield at_claim(
-                c,
+                anchor,
                 f"the unverified result {c.text} is compared with verified results ({label(near[0].rows[0])}) "
                 "without the statement of §3",
                 'add to the footnote: "Unverified results have not been through an MLPerf® review and may use '
@@ -244,6 +249,19 @@ def unverified_comparison(ctx: Context) -> Iterator[Issue]:
                 'specification for verified results."',
             )
             return
+
+
+#: a paragraph that sets what follows beside what came before
+FOR_COMPARISON = re.compile(r"^\W*(?:for|by)\s+comparison\b|^\W*compare\s+(?:that|this)\b", re.I)
+
+
+def _compared_next(ctx: Context, c: Claim) -> list[Claim]:
+    """The official values of the paragraph after *c*'s when it opens by setting them beside it
+    ("For comparison, the best ... was ... at 90,205 tokens per second (entry 6.1-0021)")."""
+    nxt = following(ctx, c.block)
+    if nxt is None or not FOR_COMPARISON.search(nxt.text):
+        return []
+    return [x for x in claims_in(ctx, nxt) if x.rows and not x.unverified and x.kind != "entry"]
 
 
 @rule(
@@ -507,11 +525,7 @@ def unverified_term_missing(ctx: Context) -> Iterator[Issue]:
         if not _a_score(c) or c.rows or id(c.block) in ctx.note_blocks:
             continue
         text = c.block.words(c.sentence)
-        if (
-            ctx.quoted(c.block, c.index)
-            or not OWN_RUN.search(text)
-            or re.search(r"\bunverified\b", text, re.I)
-        ):
+        if ctx.quoted(c.block, c.index) or not own_run(ctx, c) or re.search(r"\bunverified\b", text, re.I):
             continue
         if _about_mlperf(ctx, c.block):
             yield at_claim(
@@ -532,11 +546,7 @@ def _unofficial_scores(ctx: Context) -> Iterator[Issue]:
         if c.rows or not presented_as_result(ctx, c) or bounded(c) or mistyped(c) or attributed(ctx, c):
             continue
         text = c.block.words(c.sentence)
-        if (
-            OWN_RUN.search(text)
-            or re.search(r"\bunverified\b", text, re.I)
-            or not _about_mlperf(ctx, c.block)
-        ):
+        if own_run(ctx, c) or re.search(r"\bunverified\b", text, re.I) or not _about_mlperf(ctx, c.block):
             continue
         near = f" (nearest official value: {c.candidates[0]})" if c.candidates and c.candidates[0] else ""
         yield at_claim(
