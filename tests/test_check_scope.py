@@ -418,7 +418,9 @@ def test_the_mark_before_a_common_noun_is_a_warning_before_the_full_name_and_as_
         "favour one system. It did well in MLPerf®. MLPerf® is where it shows.\n\n" + LEGEND + "\n"
     )
     path = article(tmp_path, body, FRONT)
-    found = [(f.severity, f.line, f.col, f.message) for f in check(path, official, manifest) if f.rule == "MLP014"]
+    found = [
+        (f.severity, f.line, f.col, f.message) for f in check(path, official, manifest) if f.rule == "MLP014"
+    ]
     assert found == [  # "The MLPerf® figures" of the paragraph that gives the full name: not reported
         ("warning", 6, 5, '"MLPerf®" is followed by "scores", not a benchmark name'),
         ("error", 8, 105, '"MLPerf®" is followed by "(nothing)", not a benchmark name'),
@@ -1609,7 +1611,9 @@ def test_a_percentage_typed_beside_the_figures_it_compares_is_checked_against_th
         f"tokens/s and CoreWeave's B300 {{{{ b }}}}, {typed} less.{{{{ cite() }}}}\n\n{{{{ footnotes() }}}}\n"
     )
     path = article(tmp_path, body, FRONT)
-    assert [(f.severity, f.message) for f in check(path, official, manifest) if f.rule == "MLP019"] == expected
+    assert [
+        (f.severity, f.message) for f in check(path, official, manifest) if f.rule == "MLP019"
+    ] == expected
 
 
 def test_a_composite_named_early_in_its_sentence_and_labelled_official_after_a_colon_is_reported(
@@ -1830,7 +1834,9 @@ def test_a_score_whose_note_says_the_author_ran_it_is_an_own_run_compared_in_the
         "gpt-oss-120b benchmark, Server scenario.\n\nOur host delivered 91,340 tokens per second.[^1]\n\n"
         "For comparison, CoreWeave's B200 system reached 90,205 tokens per second (entry 6.1-0021).[^2]\n\n"
         "[^1]: MLPerf® Inference v6.1 Closed, Datacenter, gpt-oss-120b, Server; run by our engineering team "
-        "on one of our hosts, October 2026. " + LEGEND + "\n"
+        "on one of our hosts, October 2026. "
+        + LEGEND
+        + "\n"
         + NOTE.format(ids="6.1-0021").replace("[^1]", "[^2]")
     )
     path = article(tmp_path, body, FRONT)
