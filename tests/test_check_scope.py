@@ -1875,3 +1875,137 @@ def test_an_incompatible_comparison_is_reported_once_per_paragraph_at_its_percen
     )
     found = findings(tmp_path, body, official, manifest, "MLP009")
     assert [f.split(" ", 2)[1] for f in found] == ["−1.5%"]
+
+
+def test_a_superlative_naming_the_whole_round_as_its_domain_does_not_inherit_its_leads_scope(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    """The lead narrows the set to eight-GPU B300 servers; "the fastest DeepSeek-R1 system in
+    MLPerf® Inference v6.1" claims the round, where racks are faster."""
+    lead = (
+        "## Eight-GPU B300 servers\n\nSingle servers with eight NVIDIA B300 GPUs in MLPerf® Inference v6.1, "
+        "Closed division, Available category, DeepSeek-R1, Server scenario.\n\n"
+        'GigaComputing\'s G894 reached {{ result("6.1-0046", "deepseek-r1", "Server") }} tokens/s.{{ cite() }}\n\n'
+    )
+    wide = (
+        lead
+        + "GigaComputing's G894 is the fastest DeepSeek-R1 system in MLPerf® Inference v6.1.\n\n{{ footnotes() }}\n"
+    )
+    narrow = lead + "GigaComputing's G894 is the fastest of these servers.\n\n{{ footnotes() }}\n"
+    assert [f.split(" ", 1)[1] for f in findings(tmp_path, wide, official, manifest, "MLP026")] == [
+        '"fastest" without its scenario, category, chip count'
+    ]
+    assert findings(tmp_path, narrow, official, manifest, "MLP026") == []
+
+
+@pytest.mark.parametrize(
+    ("said", "expected"),
+    [("roughly 10 to 15 percent", "warning"), ("roughly 20 to 25 percent", "error")],
+)
+def test_a_range_of_percentages_holds_when_the_figures_fall_inside_it(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest, said: str, expected: str
+) -> None:
+    """The DGX trails the two rows above by 15.4% and 10.3%: "10 to 15 percent" holds (a typed
+    figure: a warning), "20 to 25 percent" does not."""
+    body = (
+        "In MLPerf® Inference v6.1 Closed, Available, DeepSeek-R1 Server, eight B300 GPUs each:[^1]\n\n"
+        "| System | Tokens/s |\n|---|--:|\n"
+        '| GigaComputing | {{ result("6.1-0046", "deepseek-r1", "Server") }} |\n'
+        '| Supermicro | {{ result("6.1-0101", "deepseek-r1", "Server") }} |\n'
+        '| NVIDIA DGX B300 | {{ result("6.1-0071", "deepseek-r1", "Server") }} |\n\n'
+        f"The DGX trails the two above by {said}.\n\n" + NOTE.format(ids="6.1-0046, 6.1-0071 and 6.1-0101")
+    )
+    path = article(tmp_path, body, FRONT)
+    assert [f.severity for f in check(path, official, manifest) if f.rule == "MLP019"] == [expected]
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Keep this slide to 90 seconds; slide 15 is next.",
+        "This is problem 3 of CS 547.",
+        "Using the B300's 1,100 W board power, eight GPUs draw about 8,800 W.",
+        "For Hall C we assume 40 kW racks.",
+        "The Crusoe cluster of 512 AMD Instinct MI355X GPUs ran it too.",
+    ],
+)
+def test_times_slides_courses_ratings_rack_classes_and_counts_are_no_typed_results(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest, sentence: str
+) -> None:
+    body = (
+        "In MLPerf® Inference v6.1 Closed, DeepSeek-R1 Server, Crusoe's 512-GPU MI355X cluster gave "
+        '{{ result("6.1-0026", "deepseek-r1", "Server") }} tokens/s.{{ cite() }}\n\n'
+        f"{sentence}\n\n{{{{ footnotes() }}}}\n"
+    )
+    assert findings(tmp_path, body, official, manifest, "MLP019") == []
+
+
+def test_a_punchline_comparing_the_data_points_above_it_in_words_is_a_comparison(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    """ "about one-fiftieth of the older one's throughput" sets the two list items above it side
+    by side: DLRM-v2 of v5.1 against DLRM-v3 of v6.1, which the Compatibility Table forbids."""
+    body = (
+        '- v5.1: ASUSTeK\'s H200 server, DLRM-v2-99 Server: {{ result("5.1-0007", "dlrm-v2-99", "Server") }} '
+        "queries per second.\n"
+        '- v6.1: AMD\'s MI355X server, DLRM-v3 Server: {{ result("6.1-0003", "dlrm-v3", "Server") }} queries '
+        "per second.{{ cite() }}\n"
+        "- Punchline: the newer server delivers only about one-fiftieth of the older one's throughput.\n\n"
+        "{{ footnotes() }}\n"
+    )
+    found = findings(tmp_path, body, official, manifest, "MLP009")
+    assert [f.split(" ", 2)[1] for f in found] == ["one-fiftieth"]
+
+
+def test_a_sidebars_boxed_note_a_headlines_rounded_figure_and_a_table_rows_wrong_entry(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    """A note inside the sidebar's quote box is a note; a headline's "1.1 million" is the figure
+    its article's note cites (6.1-0025), not another entry's; a table row's one entry ID that
+    does not give the row's typed value is reported, naming the entry that does."""
+    box = (
+        "# CoreWeave rack posts 1.1 million tokens per second on Llama 2\n\n"
+        "> - **1,136,100** tokens per second on Llama2-70b-99.9 Offline, MLPerf® Inference v6.1 Closed[1]\n>\n"
+        "> [1] MLPerf® Inference v6.1 Closed Datacenter, Llama2-70b-99.9, Offline. Retrieved from "
+        "https://mlcommons.org/benchmarks/inference-datacenter/ on 2 October 2026, entry 6.1-0025. "
+        + LEGEND
+        + "\n"
+    )
+    path = article(tmp_path, box, FRONT)
+    assert [f.rule for f in check(path, official, manifest) if f.severity == "error"] == []
+    table = (
+        "MLPerf® Inference v6.1 Closed, DeepSeek-R1 Server, eight GPUs each:[^1]\n\n"
+        "| Instance | Tokens/s | Entry |\n|---|--:|---|\n| Nebius B300 n1 | 63,909.3 | 6.1-0077 |\n\n"
+        + NOTE.format(ids="6.1-0077 and 6.1-0078")
+    )
+    assert [f.split(" ", 1)[1] for f in findings(tmp_path, table, official, manifest, "MLP021")] == [
+        "entry 6.1-0077 does not give 63,909.3, printed in its table row: 63,909.3 is the deepseek-r1 "
+        "Server result of 6.1-0078"
+    ]
+
+
+def test_an_own_run_ahead_of_a_published_figure_needs_the_statement_of_section_3(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    body = (
+        "Our serving stack ran Llama2-70b-99.9 Offline at 118,200 tokens per second in our lab, ahead of "
+        "Dell's published figure.\n\nDell's XE9785L reached 113,101 tokens per second in MLPerf® Inference "
+        "v6.1 Closed (entry 6.1-0038).[^1]\n\n" + NOTE.format(ids="6.1-0038")
+    )
+    assert [f.split(" ", 1)[1] for f in findings(tmp_path, body, official, manifest, "MLP022")] == [
+        'the unverified result 118,200 is compared with verified results ("published figure") without '
+        "the statement of §3"
+    ]
+
+
+def test_a_caption_ending_with_its_marker_marks_the_table_below_it(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    """A placeholder's table whose caption ends with the note's marker is marked (a paragraph
+    naming an entry the table does not print is not its caption: see the test of lead-ins)."""
+    body = (
+        '{{ top_table("whisper", "Offline", n=5, by="total", round="6.1", gpus=8, category="available", '
+        'columns=("entry", "submitter", "total"), caption="MLPerf® Inference v6.1 Closed Datacenter, Whisper '
+        'Offline, Available, eight accelerators") }}\n\n{{ footnotes() }}\n'
+    )
+    assert findings(tmp_path, body, official, manifest, "MLP002") == []

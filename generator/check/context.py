@@ -37,6 +37,8 @@ JINJA = re.compile(r"\{\{|\{%")
 ACCURACY_TARGETS = {"95", "99", "99.0", "99.9"}
 ACCURACY_WORDS = re.compile(r"\baccuracy\b|\btargets?\b|\breference model", re.I)
 PER_GPU_HEADER = re.compile(PER_ACCELERATOR + r"|\bper\s?GPU", re.I)
+#: the first number of a range, before its second: "10 to 15 percent", "2–3×"
+RANGE_LOW = re.compile(r"(?<![\d.,])(\d{1,3}(?:\.\d+)?)\s?(?:%|percent)?\s*(?:[-–—]|to)\s*$")
 UNVERIFIED_NEAR = re.compile(r"\bunverified\b[^.;:,]*$", re.I)
 QUOTED = re.compile(r"“[^”]*”|\"[^\"\n]*\"")
 #: a column of per-accelerator values: "Per GPU", "Tokens/s per GPU (derived)", "Per card"
@@ -54,7 +56,9 @@ COMPARE_CUE = re.compile(
     r"higher|lower|above|below|more|less|over|ratio|gain|improve\w*|increase\w*|times|"
     # a change between two results: "fell from ... to ...", "a drop of", "grew", "doubled"
     r"fell|falls?|falling|rose|rises?|rising|drop\w*|declin\w*|grew|grows?|growing|climb\w*|"
-    r"jump\w*|doubl\w*|halv\w*|went from)\b|×",
+    r"jump\w*|doubl\w*|halv\w*|went from|"
+    # a ratio in words: "about one-fiftieth of", "twice", "a third of"
+    r"twice|one-\w{2,12}ieth|one-(?:third|quarter|fifth|tenth|hundredth|thousandth)|a (?:third|quarter|fifth|tenth) of)\b|×",
     re.I,
 )
 
@@ -260,6 +264,11 @@ class Context:
             "money": "money",
         }
         text = m.group(0).strip()
+        low = RANGE_LOW.search(b.text[max(0, m.start() - 16) : m.start()]) if suffix else None
+        if low is not None and 0 <= float(low.group(1).replace(",", "")) < value:
+            # "10 to 15 percent": the range's middle, as wide as the range
+            a = float(low.group(1).replace(",", ""))
+            value, tol = (a + value) / 2, (value - a) / 2 + tol
         c = Claim(
             text,
             value,
@@ -312,7 +321,10 @@ class Context:
         if not m.entries:  # the entries its footnotes cite, whatever round the text names
             pool = list({r.key: r for r in (*pool, *self._cited_rows(cited, m))}.values())
         named = self.mentions(c.block, c.sentence).rounds
-        matches = self._prefer(self.matcher.values(pool, c.value, c.tol, c.unit), m, cited, named)
+        # a block with no marker of its own (a headline restating the lead's figure): the entries
+        # every note lists are the ones its reader is pointed to
+        listed = cited or self.notes.entries()
+        matches = self._prefer(self.matcher.values(pool, c.value, c.tol, c.unit), m, listed, named)
         if not matches and not m.entries:  # an entry the footnote of another paragraph cites
             others = self.notes.entries() - cited
             found = self.matcher.values(self._cited_rows(others, m), c.value, c.tol, c.unit)
@@ -358,8 +370,7 @@ class Context:
     def _typed_relation(self, c: Claim, claims: list[Claim]) -> bool:
         """Whether the ratio or percentage relates two numbers the text itself prints (composites,
         the article's own runs); their rows, if any, become the claim's."""
-        i = self.doc.index(c.block)
-        near = {id(b) for b in self.doc.blocks[max(0, i - 2) : i + 1]}
+        near = self._units_before(c.block, 2)
         values = [
             x
             for x in claims
@@ -378,6 +389,20 @@ class Context:
                         c.sides = (a, b)
                         return True
         return False
+
+    def _units_before(self, b: Block, n: int) -> set[int]:
+        """*b* and the *n* blocks before it, a table counting as one (all its cells): what a reader
+        has just read when a sentence relates figures ("the two above")."""
+        i = self.doc.index(b)
+        out: set[int] = {id(b)}
+        units: set[tuple[str, int]] = set()
+        for x in reversed(self.doc.blocks[:i]):
+            unit = ("table", x.table) if x.table >= 0 else ("block", id(x))
+            if unit not in units and len(units) == n:
+                break
+            units.add(unit)
+            out.add(id(x))
+        return out
 
     def _match_relation(self, c: Claim, claims: list[Claim]) -> None:
         assert self.matcher is not None
@@ -579,7 +604,8 @@ def _inherit_units(claims: list[Claim], column: str) -> None:
 def _attached_entries(claims: list[Claim]) -> dict[int, str]:
     """In a sentence that types two or more entry IDs and two or more results, each ID belongs to
     the result nearest to it, or inside a parenthesis to the result right before it ("X tokens/s
-    (Dell, entry A) to Y tokens/s (entry B)": A is X's): ``{id(claim): entry}``."""
+    (Dell, entry A) to Y tokens/s (entry B)": A is X's); in a table row with one entry ID, the
+    ID belongs to the row's values: ``{id(claim): entry}``."""
     out: dict[int, str] = {}
     by_sentence: dict[tuple[int, int], list[Claim]] = {}
     for c in claims:
@@ -593,6 +619,16 @@ def _attached_entries(claims: list[Claim]) -> dict[int, str]:
         for e in ids:
             near = _value_before_parenthesis(e, values) or min(values, key=lambda v: abs(v.index - e.index))
             out.setdefault(id(near), e.text)
+    by_row: dict[tuple[int, int], list[Claim]] = {}  # a table row with one entry cell: its values'
+    for c in claims:
+        if c.block.table >= 0 and c.block.row > 0 and ((c.typed and c.kind == "entry") or c.typed_value):
+            by_row.setdefault((c.block.table, c.block.row), []).append(c)
+    for row in by_row.values():
+        cited = {c.text for c in row if c.kind == "entry"}
+        if len(cited) == 1:
+            for v in row:
+                if v.kind != "entry":
+                    out.setdefault(id(v), next(iter(cited)))
     return out
 
 

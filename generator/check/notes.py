@@ -115,9 +115,11 @@ def find_notes(doc: Document) -> Notes:
         if gen:
             out.notes.append(Note(gen.group(1), [b], "generated", generated=True))
             continue
-        if b.kind not in ("paragraph", "item"):
-            continue
         m = NOTE_START.match(b.text)
+        # a sidebar's note inside its box ("> [1] MLPerf® Inference v6.1 ..."): bracketed only
+        boxed = b.kind == "quote" and m is not None and bool(m.group(1))
+        if b.kind not in ("paragraph", "item") and not boxed:
+            continue
         if not CITATION_WORDS.search(b.text):
             # "[2] How we compute per-GPU figures: ...": a note on method, if a marker points at it
             # or it ends the article (kept or dropped with the other plain notes below)

@@ -99,13 +99,28 @@ class Scope:
         return "; ".join(parts)
 
 
-def scope_of(ctx: Context, block: Block, sentence: Sentence | None = None) -> Scope:
-    """The effective scope of *sentence* of *block* (of the whole block when ``None``)."""
-    key = f"scope {id(block)} {sentence.start if sentence else -1}"
+def scope_of(ctx: Context, block: Block, sentence: Sentence | None = None, *, own: bool = False) -> Scope:
+    """The effective scope of *sentence* of *block* (of the whole block when ``None``). With
+    *own*, a sentence that sets its own domain ("the fastest DeepSeek-R1 system in MLPerf®
+    Inference v6.1"): what it states, and the front matter's round, nothing a lead narrowed."""
+    key = f"scope {id(block)} {sentence.start if sentence else -1} {own}"
     if key not in ctx.memo:
-        ctx.memo[key] = _merge(_sources(ctx, block, sentence))
+        sources = _sources(ctx, block, sentence)
+        if own:
+            sources = [(w, m) for w, m in sources if w in ("the sentence", "the front matter's rounds")]
+        ctx.memo[key] = _merge(sources)
     scope: Scope = ctx.memo[key]
     return scope
+
+
+#: a superlative's noun followed by the whole round as its domain: "the fastest DeepSeek-R1
+#: system in MLPerf® Inference v6.1", "the highest result of the entire round"
+OWN_DOMAIN = re.compile(
+    r"\s{1,3}(?:[\w®.-]{1,40}\s{1,3}){0,3}?(?:systems?|servers?|machines?|results?|entr(?:y|ies)|submissions?|"
+    r"accelerators?|GPUs?|chips?)\s{1,3}(?:in|of|across)\s{1,3}(?:the\s{1,3})?(?:whole\s{1,3}|entire\s{1,3})?"
+    r"(?:MLPerf®?\s{1,3}Inference\s{1,3})?(?:v?\d+\.\d+\b|round\b)",
+    re.I,
+)
 
 
 def _merge(sources: list[tuple[str, Mentions]]) -> Scope:
@@ -330,8 +345,10 @@ OWN_RUN = re.compile(
     r"\bin-house\b|\binternal\s+(?:runs?|tests?|testing|measurements?)\b|"
     # "our engineering team measured", "our performance engineers ran"
     r"\bour\s+(?:\w+\s+){0,2}(?:team|engineers?|staff|group|lab)\s+(?:\w+\s+)?(?:ran|measured|tested|benchmarked|recorded|obtained)\b|"
-    # "our engineers took one of our hosts and ran the benchmark": the run, a clause later
-    r"\bour\s+(?:\w+\s+){0,2}(?:team|engineers?|staff|group|lab)\b[^.;]{0,80}?\band\s+(?:ran|measured|tested|benchmarked)\b",
+    # "our engineers took one of our hosts and ran the benchmark", "We rented a node, ran the
+    # same harness and measured ...": the run, a clause later
+    r"\bour\s+(?:\w+\s+){0,2}(?:team|engineers?|staff|group|lab)\b[^.;]{0,80}?\band\s+(?:ran|measured|tested|benchmarked)\b|"
+    r"\b(?:we|I)\s+[^.;]{0,100}?,?\s+(?:and\s+)?(?:ran|measured|benchmarked)\b",
     re.I,
 )
 #: a note on the author's run, not on a submission: "run by GridLease engineering on a GridLease

@@ -21,7 +21,7 @@ from generator.check.context import COMPARE_CUE, Context
 from generator.check.document import Block, Sentence
 from generator.check.registry import Issue, rule
 from generator.check.rules.common import at_claim, cat, claims_in, section_of
-from generator.check.scope import surroundings
+from generator.check.scope import previous, surroundings
 from generator.check.vocabulary import Mentions, chip_counts, family_of, variant_of, word_number
 from generator.data.row import Row
 from generator.data.versions import version_key
@@ -130,9 +130,13 @@ def _comparisons(ctx: Context) -> list[Comparison]:
             if (id(b), s.start) in covered or not COMPARE_CUE.search(b.words(s)):
                 continue
             side = _single_rows(ctx, b, s)
-            if not claims_in(ctx, b, s) and BACK_COMPARE.search(b.words(s)):
+            back = BACK_COMPARE.search(b.words(s))
+            if not claims_in(ctx, b, s) and back:
                 # "... MI355X posted X. ... B300 posted Y. The MI355X machine comes out ahead."
                 side = [x for t in b.sentences if t.end <= s.start for x in _single_rows(ctx, b, t)]
+                if len(_unique_rows([r for x in side for r in x.rows])) < 2 and back is not None:
+                    out += _compared_above(ctx, b, s, back)
+                    continue
             rows = _unique_rows([r for x in side for r in x.rows])
             if len(rows) >= 2 and not ctx.quoted(b, side[0].index):
                 out.append(Comparison(side[0], rows, _sentence_scope(ctx, side[0], rows)))
@@ -164,9 +168,39 @@ def _across_rounds(ctx: Context, cells: list[Claim], found: list[Comparison]) ->
 #: "throughput therefore fell sharply"
 BACK_COMPARE = re.compile(
     r"\b(?:ahead|behind|faster|slower|outperform\w*|beats?|beating|fell|falls?|rose|rises?|dropped|"
-    r"declined|grew|climbed|jumped|doubled|halved|trails?|leads?)\b",
+    r"declined|grew|climbed|jumped|doubled|halved|trails?|leads?|twice|one-\w{2,12}ieth|one-(?:third|quarter|fifth|"
+    r"tenth|hundredth|thousandth)|a (?:third|quarter|fifth|tenth|fraction) of)\b",
     re.I,
 )
+
+
+#: what a sentence comparing results above it talks about: "of the older one's DLRM throughput"
+RESULT_WORDS = re.compile(
+    r"\b(?:throughput|results?|scores?|performance|tokens|queries|samples|QPS|numbers?|figures?)\b", re.I
+)
+
+
+def _compared_above(ctx: Context, b: Block, s: Sentence, cue: re.Match[str]) -> list[Comparison]:
+    """A sentence printing no figure that compares the single-row results of the two paragraphs
+    or list items right above it in its section: the data points a slide's punchline compares
+    ("- v5.1 data point: ... - v6.1 data point: ... - Punchline: the newer server delivers only
+    about one-fiftieth ..."). Reported at the comparing words."""
+    if not RESULT_WORDS.search(b.words(s)):  # "a faster NVLink domain": hardware, no result
+        return []
+    side: list[Claim] = []
+    blocks: list[tuple[Block, Sentence | None]] = [(b, None)]
+    x = previous(ctx, b)
+    for _ in range(2):
+        if x is None or x.table >= 0:
+            break
+        side = [c for t in x.sentences for c in _single_rows(ctx, x, t)] + side
+        blocks.append((x, None))
+        x = previous(ctx, x)
+    rows = _unique_rows([r for c in side for r in c.rows])
+    if len(rows) < 2 or ctx.quoted(b, s.start + cue.start()):
+        return []
+    anchor = replace(side[0], block=b, index=s.start + cue.start(), text=cue.group(0))
+    return [Comparison(anchor, rows, blocks)]
 
 
 def _single_rows(ctx: Context, b: Block, s: Sentence) -> list[Claim]:

@@ -13,7 +13,7 @@ from generator.check.document import Block, Document
 from generator.check.notes import Note
 from generator.check.registry import Issue, rule
 from generator.check.rules.common import LEGEND_CORE, at, at_claim, at_note, label, section_of
-from generator.check.scope import following
+from generator.check.scope import following, previous
 from generator.check.vocabulary import ENTRY
 
 SUITE = re.compile(
@@ -105,11 +105,14 @@ def claim_without_marker(ctx: Context) -> Iterator[Issue]:
     """Reports a block that prints official results without a marker pointing at their note.
 
     A table or chart counts as marked when its caption or lead-in, or the paragraph right after
-    it ("Source:", "Note:", or the paragraph that reads it), carries a marker; a list, when the
+    it ("Source:", "Note:", or the paragraph that reads it), carries a marker (a paragraph right
+    above it that ends with a marker whose note lists its entries, naming no other, is its
+    caption); a list, when the
     paragraph before or after it or its last item does. A table, list or quoted line whose
     entries the marked paragraph just above it names ("Cisco's UCS C880A M8 (entry
     6.1-0014) ...[1]" over that system's table; a block quote's marked first line) is marked by
-    it; so is a value whose entries the note of a marker further on in its section lists, or
+    it; so is a paragraph's value of the rows the marked paragraph just above it printed, a
+    value whose entries the note of a marker further on in its section lists, or
     a note with no marker placed under it in its section (a datasheet's table and its notes). A figure restated from a marked paragraph above (the same
     printed value) needs no second marker, nor does a ratio or percentage of results a marked
     block above printed, nor a value the next paragraph reads again and marks."""
@@ -152,7 +155,30 @@ def _marked_elsewhere(ctx: Context, c: Claim, cited: set[str], marked: set[int])
         id(x) in marked and c.entries <= _named(ctx, x) for x in _lead_ins(ctx, c.block)
     ):
         return True
-    return _noted_later_in_section(ctx, c) or _note_below(ctx, c) is not None
+    above = previous(ctx, c.block) if c.block.kind == "paragraph" else None
+    if above is not None and id(above) in marked and {r.key for r in c.rows} <= _printed_rows(ctx, above):
+        return True  # the per-GPU values of the results the marked paragraph just above printed
+    return _noted_later_in_section(ctx, c) or _note_below(ctx, c) is not None or _caption_marked(ctx, c)
+
+
+def _caption_marked(ctx: Context, c: Claim) -> bool:
+    """For a table cell: the paragraph right above its table ends with a marker whose note lists
+    the cell's entries, and names no entry the table does not print (a caption: "... Whisper
+    Offline, Available category, systems with 8 accelerators; per-GPU values derived.[1]")."""
+    if c.block.table < 0:
+        return False
+    cells = ctx.doc.cells(c.block.table)
+    above = [x for x in ctx.doc.beside(c.block.table) if ctx.doc.index(x) < ctx.doc.index(cells[0])]
+    if not above:
+        return False
+    printed = {e for x in cells for e in _named(ctx, x)}
+    notes = {n.label: n.entries for n in ctx.notes.notes}
+    return _named(ctx, above[0]) <= printed and any(
+        m.block is above[0]
+        and not m.block.text[m.index :].strip(" []^0-9")
+        and c.entries <= notes.get(m.label, set())
+        for m in ctx.notes.markers
+    )
 
 
 def _note_below(ctx: Context, c: Claim) -> Note | None:
@@ -196,6 +222,11 @@ def _noted_later_in_section(ctx: Context, c: Claim) -> bool:
         id(m.block) in section and ctx.doc.index(m.block) > at and c.entries <= notes.get(m.label, set())
         for m in ctx.notes.markers
     )
+
+
+def _printed_rows(ctx: Context, b: Block) -> set[object]:
+    """The rows whose values a block prints (entry IDs left out)."""
+    return {r.key for x in ctx.claims_in(b) if x.kind != "entry" for r in x.rows}
 
 
 def _named(ctx: Context, b: Block) -> set[str]:
@@ -484,7 +515,8 @@ def entry_mismatch(ctx: Context) -> Iterator[Issue]:
 
 def row_id_mismatches(ctx: Context) -> list[tuple[Block, int, str, Claim]]:
     """Table rows whose one typed entry ID is not the entry of every value the row prints
-    (all of one other entry): "| Google, DGX B200 | 6.0-0041 | {{ g }} |" where g is 6.0-0040's."""
+    (all of one other entry): "| Google, DGX B200 | 6.0-0041 | {{ g }} |" where g is 6.0-0040's,
+    or a typed value only 6.0-0040 gives."""
     if "row ids" in ctx.memo:
         found: list[tuple[Block, int, str, Claim]] = ctx.memo["row ids"]
         return found
@@ -500,7 +532,12 @@ def row_id_mismatches(ctx: Context) -> list[tuple[Block, int, str, Claim]]:
             for m in ENTRY.finditer(x.text)
             if not ctx.printed(x, m.start()) and ctx.matcher is not None and m.group(0) in ctx.matcher.by_id
         ]
-        values = [c for x in cells for c in ctx.claims_in(x) if _one_row_figure(c)]
+        values = [
+            c
+            for x in cells
+            for c in ctx.claims_in(x)
+            if _one_row_figure(c) or (c.typed_value and len({r.result_id for r in c.rows}) == 1)
+        ]
         owners = {e for c in values for e in c.entries}
         if len(typed) == 1 and len(owners) == 1 and typed[0][1].group(0) not in owners:
             x, m = typed[0]

@@ -363,7 +363,7 @@ def _clause_numbers(ctx: Context) -> set[str]:
 
 #: a chip count: "72 GPUs", "1,024-accelerator", "16 GPUs (two nodes)"
 COUNT_AFTER = re.compile(
-    r"^(?:\s+|-)(?:[A-Z][\w-]*\s+){0,2}?(?i:GPUs?|accelerators?|chips?|nodes?|processors?|CPUs?|sockets?)\b"
+    r"^(?:\s+|-)(?:[A-Z][\w-]*\s+){0,3}?(?i:GPUs?|accelerators?|chips?|nodes?|processors?|CPUs?|sockets?)\b"
 )
 
 
@@ -512,7 +512,7 @@ EXPECTED = re.compile(
     re.I,
 )
 #: the first number of a range of percentages: "20–30%", "20 to 30%"
-PCT_RANGE = re.compile(r"^\s*(?:[-–—]|to)\s*\d[\d,.]*\s?%")
+PCT_RANGE = re.compile(r"^\s*(?:[-–—]|to)\s*\d[\d,.]*\s?(?:%|percent\b|×|x\b|times\b)")
 
 
 def _power_setting(ctx: Context, c: Claim) -> bool:
@@ -527,15 +527,35 @@ def _power_setting(ctx: Context, c: Claim) -> bool:
         else b.words(c.sentence)
     )
     before, after = b.text[max(0, c.index - 40) : c.index], b.text[c.index + len(c.text) :][:40]
-    return bool(SETTING.search(text) or RATING_BEFORE.search(before) or RATING_AFTER.match(after))
+    return bool(
+        SETTING.search(text) or RATING_BEFORE.search(before) or RATING_AFTER.match(after) or _from_rating(c)
+    )
+
+
+def _from_rating(c: Claim) -> bool:
+    """A wattage that is a whole multiple of a rating stated before it in its paragraph ("the
+    B300's 1,100 W board power, eight GPUs draw about 8,800 W"): made from the rating, which
+    MLP011 reads, not a result."""
+    for m in RATING_VALUE.finditer(c.block.text, 0, c.index):
+        rating = float((m.group(1) or m.group(2)).replace(",", ""))
+        k = c.value / rating if rating else 0
+        if 2 <= k <= 1024 and abs(k - round(k)) < 1e-6:
+            return True
+    return False
 
 
 #: a rating, which no result measures ("the GPU's 1,100 W TGP", "1,000 W TDP each", "rated at
 #: 700 W", "a TDP of 1,000 W", "at their 1,000 W rating"): a product's specification, as "70B" is a model's; MLP011 reads
 #: what is made of it
-RATING = r"(?:TDP|TGP|TBP|thermal design power|nameplate(?: power)?|rated(?: power)?|(?:power )?rating|PSU(?: rating)?)"
+RATING = r"(?:TDP|TGP|TBP|thermal design power|nameplate(?: power)?|rated(?: power)?|(?:power )?rating|board power|PSU(?: rating)?)"
 RATING_BEFORE = re.compile(rf"\b{RATING}\s*(?:of|at|is|=|:)?\s*$", re.I)
 RATING_AFTER = re.compile(rf"^\s?k?W\s+(?:[\w-]+\s+)?{RATING}\b", re.I)
+#: a rating with its wattage: "1,100 W board power", "a TDP of 1,000 W"
+RATING_VALUE = re.compile(
+    rf"(?<![\d,.])(\d{{1,3}}(?:,\d{{3}})*(?:\.\d+)?)\s?W\s+(?:[\w-]+\s+)?{RATING}\b|"
+    rf"\b{RATING}\s*(?:of|at|is|=|:)?\s*(\d{{1,3}}(?:,\d{{3}})*(?:\.\d+)?)\s?W\b",
+    re.I,
+)
 
 
 def _accuracy(c: Claim) -> bool:

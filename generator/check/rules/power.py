@@ -25,7 +25,11 @@ POWER = re.compile(
 #: a configured power limit ("GPU power limit stated in the notes | 1,200 W"): a setting of the
 #: system, not a metric of its result
 SETTING = re.compile(
-    r"\b(?:power|TDP|TGP)\s+(?:limit|cap|setting)\b|\b(?:capped|limited|configured|set)\s+(?:at|to)\b", re.I
+    r"\b(?:power|TDP|TGP)\s+(?:limit|cap|setting)\b|\b(?:capped|limited|configured|set)\s+(?:at|to)\b|"
+    # a facility's rack class, which no result measures: "we assume 40 kW racks", "racks of 120 kW"
+    r"\d\s?kW\s+(?:racks?|cabinets?|halls?|rows?)\b|\b(?:racks?|cabinets?)\s+(?:of|at)\s+\d[\d,.]{0,8}\s?kW\b|"
+    r"\brack (?:density|power budget)\b",
+    re.I,
 )
 #: a configuration named by its rating, as the official notes name it ("B200 TGP 1000W
 #: configuration", 'the "TGP 1000W" label above names the GPU configuration'): no power claim
@@ -34,7 +38,9 @@ CONFIG_LABEL = re.compile(
     re.I,
 )
 BARE_WATTS = re.compile(r"^\d[\d,.]*\s?(?:kW|MW|W|watts?|kilowatts?|megawatts?)$", re.I)
-PROXY = re.compile(r"\bTDP\b|\bTGP\b|\bTBP\b|\brated power\b|\bPSU\b|\bnominal\b|\bnameplate\b", re.I)
+PROXY = re.compile(
+    r"\bTDP\b|\bTGP\b|\bTBP\b|\brated power\b|\bboard power\b|\bPSU\b|\bnominal\b|\bnameplate\b", re.I
+)
 
 
 @rule(

@@ -16,7 +16,7 @@ from generator.check.context import Context
 from generator.check.document import Block, Sentence
 from generator.check.registry import Issue, rule
 from generator.check.rules.common import at, claims_in
-from generator.check.scope import Scope, article_lead, scope_of
+from generator.check.scope import OWN_DOMAIN, Scope, article_lead, scope_of
 from generator.check.vocabulary import PER_ACCELERATOR, Mentions
 from generator.data.row import Row
 
@@ -363,7 +363,7 @@ def _superlative_issue(
             "state the superlative over the results it holds for: round, scenario, category and chip count",
         )
     subject = _subject(ctx, b, s)
-    scope = scope_of(ctx, b, s)
+    scope = scope_of(ctx, b, s, own=bool(OWN_DOMAIN.match(text, m.end())))
     missing = _scope_missing(ctx, b, s, scope, subject)
     beaten = holds(ctx, subject, scope.mentions) if subject else None
     if own_unverified and subject is None and not missing:

@@ -235,15 +235,19 @@ def unverified_comparison(ctx: Context) -> Iterator[Issue]:
         near = [x for x in claims_in(ctx, c.block, c.sentence) if x is not c and x.rows and not x.unverified]
         if not near and c.rows and c.kind in ("ratio", "pct"):
             near = [c]  # a ratio of the unverified result to official rows
-        cued, anchor = bool(COMPARE_CUE.search(c.block.words(c.sentence))), c
+        words = c.block.words(c.sentence)
+        cued, anchor = bool(COMPARE_CUE.search(words)), c
         if not near:  # "Our host delivered 91,340." then "For comparison, ... 90,205 (entry 6.1-0021)."
             near = _compared_next(ctx, c)
             cued, anchor = True, near[0] if near else c
-        if near and cued:
+        published = cued and PUBLISHED.search(words)  # "ahead of Dell's published figure"
+        if near and cued or published:
+            what = (
+                f" ({label(near[0].rows[0])})" if near else f' ("{published.group(0)}")' if published else ""
+            )
             yield at_claim(
                 anchor,
-                f"the unverified result {c.text} is compared with verified results ({label(near[0].rows[0])}) "
-                "without the statement of §3",
+                f"the unverified result {c.text} is compared with verified results{what} without the statement of §3",
                 'add to the footnote: "Unverified results have not been through an MLPerf® review and may use '
                 "measurement methodologies and/or workload implementations that are inconsistent with the MLPerf "
                 'specification for verified results."',
@@ -251,6 +255,11 @@ def unverified_comparison(ctx: Context) -> Iterator[Issue]:
             return
 
 
+#: a result named in words, not printed: "ahead of Dell's published figure", "the official score"
+PUBLISHED = re.compile(
+    r"\b(?:published|official|(?<!un)verified|submitted)\s+(?:\w+\s+)?(?:figures?|results?|scores?|numbers?|runs?)\b",
+    re.I,
+)
 #: a sentence that sets what follows beside what came before: "For comparison, ...", "For
 #: reference, the published result ...", "By contrast, ..."
 FOR_COMPARISON = re.compile(
