@@ -2009,3 +2009,27 @@ def test_a_caption_ending_with_its_marker_marks_the_table_below_it(
         'Offline, Available, eight accelerators") }}\n\n{{ footnotes() }}\n'
     )
     assert findings(tmp_path, body, official, manifest, "MLP002") == []
+
+
+def test_a_percentage_restating_a_composite_typed_before_it_relates_no_rows_of_the_table_above(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    """ "1.08. So, about 8%" restates the composite; that two cells of the table above happen to
+    be 8% apart does not make it their comparison."""
+    sets = "".join(
+        f'{{%- set {name} = best("{bench}", "Server", family="{fam}", round="6.1", gpus=8, category="available") -%}}'
+        for name, bench, fam in (
+            ("l2n", "llama2-70b-99.9", "B300"),
+            ("l2a", "llama2-70b-99.9", "MI355X"),
+            ("gon", "gpt-oss-120b", "B300"),
+            ("goa", "gpt-oss-120b", "MI355X"),
+        )
+    )
+    body = (
+        sets + "\nIn MLPerf® Inference v6.1 Closed, Available, Server, eight GPUs, per GPU (derived):\n\n"
+        "| Benchmark | B300 | MI355X |\n|---|--:|--:|\n| Llama 2 70B | {{ l2n }} | {{ l2a }} |\n"
+        "| gpt-oss-120b | {{ gon }} | {{ goa }} |\n\n{{ cite() }}\n\n"
+        "A geometric mean of the ratios gives 1.08. So, about 8% per GPU.\n\n{{ footnotes() }}\n"
+    )
+    path = article(tmp_path, body, FRONT)
+    assert [f.rule for f in check(path, official, manifest) if f.rule in ("MLP007", "MLP009", "MLP029")] == []

@@ -37,6 +37,11 @@ JINJA = re.compile(r"\{\{|\{%")
 ACCURACY_TARGETS = {"95", "99", "99.0", "99.9"}
 ACCURACY_WORDS = re.compile(r"\baccuracy\b|\btargets?\b|\breference model", re.I)
 PER_GPU_HEADER = re.compile(PER_ACCELERATOR + r"|\bper\s?GPU", re.I)
+#: a percentage from outside the results: an expectation, a rule of thumb, a source's figure
+EXPECTED = re.compile(
+    r"\b(?:expect\w*|literature|rule of thumb|predict\w*|forecast\w*|guidance)\b",
+    re.I,
+)
 #: the first number of a range, before its second: "10 to 15 percent", "2–3×"
 RANGE_LOW = re.compile(r"(?<![\d.,])(\d{1,3}(?:\.\d+)?)\s?(?:%|percent)?\s*(?:[-–—]|to)\s*$")
 UNVERIFIED_NEAR = re.compile(r"\bunverified\b[^.;:,]*$", re.I)
@@ -305,6 +310,10 @@ class Context:
                 and c.kind in ("ratio", "pct")
                 and not self.quoted(c.block, c.index)
                 and not self.echoes_quote(c)
+                # "the 20–30% the literature led us to expect": no result's
+                and not EXPECTED.search(
+                    c.block.text[max(c.sentence.start, c.index - 30) : c.index + len(c.text) + 50]
+                )
             ):
                 self._match_relation(c, claims)
 
@@ -370,6 +379,9 @@ class Context:
     def _typed_relation(self, c: Claim, claims: list[Claim]) -> bool:
         """Whether the ratio or percentage relates two numbers the text itself prints (composites,
         the article's own runs); their rows, if any, become the claim's."""
+        own = [x for x in claims if x.block is c.block and x.index < c.index and x.typed]
+        if any(x is not c and _restates(c, x) for x in own):
+            return True  # "... score: 1.08. So, about 8%": the composite restated, no rows related
         near = self._units_before(c.block, 2)
         values = [
             x
@@ -599,6 +611,14 @@ def _inherit_units(claims: list[Claim], column: str) -> None:
             c.kind = "result" if c.unit == "throughput" else "per_gpu"
         if c.unit:
             prev = c
+
+
+def _restates(c: Claim, x: Claim) -> bool:
+    """Whether percentage *c* restates ratio *x* typed before it in its paragraph ("1.08. So,
+    about 8%")."""
+    if c.suffix.strip() not in ("%", "percent") or x.kind in ("entry", "pct") or not 0 < x.value < 10:
+        return False
+    return abs((x.value - 1) * 100 - c.value) <= c.tol or abs((1 - x.value) * 100 - c.value) <= c.tol
 
 
 def _attached_entries(claims: list[Claim]) -> dict[int, str]:

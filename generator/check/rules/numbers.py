@@ -8,7 +8,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import replace
 
 from generator.check.claims import Claim
-from generator.check.context import Context
+from generator.check.context import EXPECTED, Context
 from generator.check.document import Block
 from generator.check.matching import fmt_value
 from generator.check.registry import Issue, rule
@@ -506,11 +506,6 @@ def _comparing(c: Claim) -> bool:
     return bool(PCT_COMPARE.search(around)) or bool(c.rows) or of is not None
 
 
-#: a percentage from outside the results: an expectation, a rule of thumb, a source's figure
-EXPECTED = re.compile(
-    r"\b(?:expect\w*|literature|rule of thumb|predict\w*|forecast\w*|guidance)\b",
-    re.I,
-)
 #: the first number of a range of percentages: "20–30%", "20 to 30%"
 PCT_RANGE = re.compile(r"^\s*(?:[-–—]|to)\s*\d[\d,.]*\s?(?:%|percent\b|×|x\b|times\b)")
 
