@@ -1140,7 +1140,9 @@ def test_a_typed_percentage_that_compares_no_results_is_a_warning(
         "warning",
         "warning",
     ]
-    faster = article(tmp_path, body.replace("a price discount of 10% to 15%", "it is 12% faster"), FRONT)
+    faster = article(
+        tmp_path, body.replace("Our model assumed a price discount of 10% to 15%", "It is 12% faster"), FRONT
+    )
     assert [f.severity for f in check(faster, official, manifest) if f.rule == "MLP019"] == ["error"]
 
 
@@ -2033,3 +2035,61 @@ def test_a_percentage_restating_a_composite_typed_before_it_relates_no_rows_of_t
     )
     path = article(tmp_path, body, FRONT)
     assert [f.rule for f in check(path, official, manifest) if f.rule in ("MLP007", "MLP009", "MLP029")] == []
+
+
+def test_a_notes_one_wrong_entry_is_reported_once_naming_the_entry_that_gives_the_value(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    """The note cites 6.1-0079 (no DeepSeek-R1 result) for Nebius's 63,909: one MLP021 naming
+    6.1-0078, no second finding that 6.1-0078 is cited nowhere."""
+    body = (
+        "Nebius's eight-GPU B300 system reached 63,909 tokens per second on DeepSeek-R1 Server in MLPerf® "
+        "Inference v6.1 Closed.[^1]\n\n"
+        "[^1]: MLPerf® Inference v6.1 Closed Datacenter, DeepSeek-R1, Server. Retrieved from "
+        "https://mlcommons.org/benchmarks/inference-datacenter/ on 2 October 2026, entry 6.1-0079. "
+        + LEGEND
+        + "\n"
+    )
+    path = article(tmp_path, body, FRONT)
+    found = [
+        (f.rule, f.message.split("; ")[-1]) for f in check(path, official, manifest) if f.severity == "error"
+    ]
+    assert found == [("MLP021", "63,909 is the deepseek-r1 Server result of 6.1-0078")]
+
+
+def test_a_percentage_of_an_unverified_score_is_unverified_too(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    """ "3.2% below the official result", of an own run labelled unverified whose note says "Result
+    not verified ...": nothing more to state (no derived-metrics warning)."""
+    body = (
+        "MiTAC's eight-GPU MI355X (entry 6.1-0069) delivered 151,116 tokens per second on Llama 3.1 8B Server "
+        "in MLPerf® Inference v6.1 Closed.[^1]\n\nOn our own node we measured an unverified 146,300 tokens "
+        "per second.[^2] That is 3.2% below the official result.\n\n"
+        + NOTE.format(ids="6.1-0069")
+        + "[^2]: Unverified MLPerf® Inference v6.1 Closed Llama3.1-8b Server, measured by the author. Result "
+        "not verified by MLCommons Association. Unverified results have not been through an MLPerf® review and "
+        "may use measurement methodologies and/or workload implementations that are inconsistent with the "
+        "MLPerf specification for verified results. " + LEGEND + "\n"
+    )
+    assert findings(tmp_path, body, official, manifest, "MLP006") == []
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "# What a 1,100 W B300 gets you",
+        "### 3.2 Per-accelerator performance",
+        "It takes 16 RTSP camera streams at 1,024 concurrent requests.",
+        "Performance is weighted at 30% of the score.",
+        "Eight GPUs at their 1,000 W TDP each make an 8 kW accelerator budget.",
+    ],
+)
+def test_power_classes_section_numbers_deployment_counts_and_weights_are_no_typed_results(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest, sentence: str
+) -> None:
+    body = (
+        f"{sentence}\n\nIn MLPerf® Inference v6.1 Closed, gpt-oss-120b Server, HPE's XD690 gave "
+        '{{ result("6.1-0052", "gpt-oss-120b", "Server") }} tokens/s.{{ cite() }}\n\n{{ footnotes() }}\n'
+    )
+    assert findings(tmp_path, body, official, manifest, "MLP019") == []

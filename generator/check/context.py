@@ -39,7 +39,8 @@ ACCURACY_WORDS = re.compile(r"\baccuracy\b|\btargets?\b|\breference model", re.I
 PER_GPU_HEADER = re.compile(PER_ACCELERATOR + r"|\bper\s?GPU", re.I)
 #: a percentage from outside the results: an expectation, a rule of thumb, a source's figure
 EXPECTED = re.compile(
-    r"\b(?:expect\w*|literature|rule of thumb|predict\w*|forecast\w*|guidance)\b",
+    r"\b(?:expect\w*|literature|rule of thumb|predict\w*|forecast\w*|guidance|headroom|derat\w*|"
+    r"plan(?:ning)?\s+(?:at|for|on|around)|assum\w+)\b",
     re.I,
 )
 #: the first number of a range, before its second: "10 to 15 percent", "2–3×"
@@ -220,6 +221,9 @@ class Context:
         for c in out:  # a score of the author's own run that no entry gives is unverified, called so or not
             if c.typed and not c.rows and c.unit in ("throughput", "per_gpu") and own_run(self, c):
                 c.unverified = True
+        for c in out:  # "3.2% below the official result": a relation of an unverified score is unverified
+            if c.kind in ("ratio", "pct") and any(x.unverified for x in c.sides):
+                c.unverified = True
         return out
 
     def _column_unit(self, b: Block) -> str:
@@ -244,6 +248,8 @@ class Context:
             return True  # a footnote marker
         if re.search(r"(?:Table|Figure|Section|Step|Chapter|Appendix|Q[1-4]|FY|No\.|#)\s*$", before):
             return True
+        if b.kind == "heading" and not b.text[: m.start()].strip() and not m.group("suffix"):
+            return True  # "### 3.2 Per-accelerator performance": the section's number
         num = m.group("num")
         if (m.group("suffix") or "").strip() in ("x", "×") and re.match(r"\s*[A-Z0-9]", after):
             return True  # "8x MI355X": a count in a product description
@@ -304,6 +310,7 @@ class Context:
                     continue  # a bare small number is a count or a label; "9,438 W" is no throughput
                 self._match_value(c)
                 self._check_own_entry(c, own.get(id(c)))
+        self._spread_wrong_ids(claims)
         for c in claims:
             if (
                 c.typed
@@ -348,6 +355,13 @@ class Context:
                 c.misattributed = tuple(sorted(m.entries))
         elif matches and unknown and not {r.result_id for mt in matches for r in mt.rows} & said:
             c.misattributed = tuple(sorted(unknown))  # "(entry 6.1-0168)": a typo of the real entry
+        elif matches and len(said) == 1 and not {r.result_id for mt in matches for r in mt.rows} & said:
+            # its note cites one entry, which ran none of the value's benchmark: the ID is wrong
+            benches = {r.benchmark for mt in matches for r in mt.rows}
+            wrong = {
+                e for e in said - unknown if not any(r.benchmark in benches for r in self.matcher.by_id[e])
+            }
+            c.misattributed = tuple(sorted(wrong))
         if matches:
             c.rows = tuple(dict.fromkeys(r for mt in matches for r in mt.rows))
             c.kind = matches[0].kind if len({mt.kind for mt in matches}) == 1 else c.kind
@@ -359,6 +373,21 @@ class Context:
             text, c.nearest = self.matcher.nearest(rows, c.value, c.unit)
             c.candidates = [text]
             c.cited = tuple(sorted(cited))
+
+    def _spread_wrong_ids(self, claims: list[Claim]) -> None:
+        """A value of the entry another value of the article was miscited as, under the same wrong
+        ID, its real entry cited nowhere ("944,902 (entry 6.1-0023)" where 6.1-0025 gives it, then
+        its per-GPU 13,124): the same wrong ID, not a second, uncited entry."""
+        wrong: dict[str, set[str]] = {}
+        for c in claims:
+            for e in c.misattributed if c.rows else ():
+                wrong.setdefault(e, set()).update(r.result_id for r in c.rows)
+        for c in claims:
+            if not wrong or not c.typed or not c.rows or c.misattributed or c.kind == "entry":
+                continue
+            ids = {r.result_id for r in c.rows}
+            if not ids & (self.notes.entries() | self.mentions(c.block, c.sentence).entries):
+                c.misattributed = tuple(sorted(e for e, real in wrong.items() if ids <= real))
 
     def _check_own_entry(self, c: Claim, own: str | None) -> None:
         """A value whose own entry ID (the one printed next to it, in a sentence that cites

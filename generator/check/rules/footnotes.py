@@ -493,8 +493,9 @@ def entry_mismatch(ctx: Context) -> Iterator[Issue]:
                 continue
             benchmarks, scenarios = entry_context(ctx, b, m.start())
             issue = _mismatch(m.group(0), rows, benchmarks, scenarios)
-            if issue and id(b) not in ctx.note_blocks:
-                owner = [c for c in ctx.claims_in(b) if m.group(0) in c.misattributed and c.rows]
+            if issue:  # the value it is cited for, in its sentence (for a note: anywhere)
+                where = ctx.claims if id(b) in ctx.note_blocks else ctx.claims_in(b)
+                owner = [c for c in where if m.group(0) in c.misattributed and c.rows]
                 if owner:
                     r = owner[0].rows[0]
                     issue += f"; {owner[0].text} is the {r.benchmark} {r.scenario} result of {r.result_id}"

@@ -531,9 +531,14 @@ def _from_rating(c: Claim) -> bool:
     """A wattage that is a whole multiple of a rating stated before it in its paragraph ("the
     B300's 1,100 W board power, eight GPUs draw about 8,800 W"): made from the rating, which
     MLP011 reads, not a result."""
-    for m in RATING_VALUE.finditer(c.block.text, 0, c.index):
+    kilo = 1000 if re.match(r"\s?kW\b", c.block.text[c.index + len(c.text) :]) else 1  # "an 8 kW budget"
+    for m in RATING_VALUE.finditer(c.block.text, 0, c.index + len(c.text)):
         rating = float((m.group(1) or m.group(2)).replace(",", ""))
-        k = c.value / rating if rating else 0
+        k = (
+            c.value * kilo / rating
+            if rating and m.end() <= c.index + len(c.text) and m.start() != c.index
+            else 0
+        )
         if 2 <= k <= 1024 and abs(k - round(k)) < 1e-6:
             return True
     return False
@@ -544,7 +549,12 @@ def _from_rating(c: Claim) -> bool:
 #: what is made of it
 RATING = r"(?:TDP|TGP|TBP|thermal design power|nameplate(?: power)?|rated(?: power)?|(?:power )?rating|board power|PSU(?: rating)?)"
 RATING_BEFORE = re.compile(rf"\b{RATING}\s*(?:of|at|is|=|:)?\s*$", re.I)
-RATING_AFTER = re.compile(rf"^\s?k?W\s+(?:[\w-]+\s+)?{RATING}\b", re.I)
+RATING_AFTER = re.compile(
+    rf"^\s?k?W\s+(?:[\w-]+\s+)?{RATING}\b|"
+    # "what a 1,100 W B300 gets you": the part's power class, before its name
+    r"^\s?W\s+(?:NVIDIA\s+|AMD\s+|Intel\s+)?[A-Z]{1,3}\d{2,4}[A-Z]?\b(?!\s*(?:system|server|node)s?\b)",
+    re.I,
+)
 #: a rating with its wattage: "1,100 W board power", "a TDP of 1,000 W"
 RATING_VALUE = re.compile(
     rf"(?<![\d,.])(\d{{1,3}}(?:,\d{{3}})*(?:\.\d+)?)\s?W\s+(?:[\w-]+\s+)?{RATING}\b|"
