@@ -2093,3 +2093,80 @@ def test_power_classes_section_numbers_deployment_counts_and_weights_are_no_type
         '{{ result("6.1-0052", "gpt-oss-120b", "Server") }} tokens/s.{{ cite() }}\n\n{{ footnotes() }}\n'
     )
     assert findings(tmp_path, body, official, manifest, "MLP019") == []
+
+
+def test_an_amount_between_two_results_is_their_difference_and_ids_pair_in_order(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    """ "73 tokens per second apart" is 127,984 − 127,911, no result of its own; two IDs and two
+    values in one sentence pair in order, however far the first ID's parenthesis runs."""
+    body = (
+        "On Llama 2 70B (99.9%) Server in MLPerf® Inference v6.1 Closed, Available, eight GPUs each, they "
+        "finished 73 tokens per second apart: Oracle's system reached 127,984 tokens per second (entry "
+        "6.1-0088) and NVIDIA's 127,911 (entry 6.1-0075).[^1]\n\n"
+        "Lambda's system posted 53,462.7 tokens per second on gpt-oss-120b Server in MLPerf® Inference v6.0 "
+        "(entry 6.0-0063, listed under the submitter name Lambda_SIT), and 58,195.8 in MLPerf® Inference "
+        "v6.1 (entry 6.1-0065).[^1]\n\n"
+        + NOTE.format(ids="6.0-0063, 6.1-0065, 6.1-0075 and 6.1-0088").replace(
+            "gpt-oss-120b, Server", "Llama2-70b-99.9 and gpt-oss-120b, Server"
+        )
+    )
+    path = article(tmp_path, body, FRONT)
+    assert [f.rule for f in check(path, official, manifest) if f.rule in ("MLP021", "MLP029", "MLP030")] == []
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Reserved terms of 12 and 36 months are available.",
+        "We have 14 paying customers.",
+        "Net revenue retention stayed above 120% over the last two quarters.",
+    ],
+)
+def test_lists_sharing_a_unit_business_counts_and_metrics_are_no_typed_results(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest, sentence: str
+) -> None:
+    body = (
+        'In MLPerf® Inference v6.1 Closed, gpt-oss-120b Server, HPE\'s XD690 gave {{ result("6.1-0052", '
+        '"gpt-oss-120b", "Server") }} tokens/s.{{ cite() }}\n\n' + sentence + "\n\n{{ footnotes() }}\n"
+    )
+    assert [
+        f for f in findings(tmp_path, body, official, manifest, "MLP019") if "error" in f or "%" not in f
+    ] == []
+
+
+def test_the_fastest_gpu_in_the_round_is_a_per_gpu_claim_for_the_row_its_sentence_prints(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    """The system's "eight B300 GPUs" describe the subject; "the fastest GPU in MLPerf® Inference
+    v6.1" claims the round, where 72-GPU racks give more per GPU."""
+    body = (
+        "In the MLPerf® Inference v6.1 Closed division, gpt-oss-120b Server, HPE's XD690 with eight B300 GPUs "
+        '(entry 6.1-0052) posted {{ result("6.1-0052", "gpt-oss-120b", "Server") }} tokens per second, or '
+        '{{ per_gpu("6.1-0052", "gpt-oss-120b", "Server") }} per GPU (derived, not an official metric), '
+        "making B300 the fastest GPU in MLPerf® Inference v6.1 on this workload.{{ cite() }}\n\n{{ footnotes() }}\n"
+    )
+    found = findings(tmp_path, body, official, manifest, "MLP026")
+    assert len(found) == 1 and "is contradicted within its own scope" in found[0], found
+
+
+def test_the_explanation_in_the_next_section_and_the_table_read_just_before(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    """An Open/Closed table explained in the next section, headed for it; "between the two rounds"
+    under a table whose rows name the rounds; "from lowest to highest" is a range, no claim."""
+    body = (
+        "## The pair\n\nMLPerf® Inference v6.1, DeepSeek-R1 Offline, Available, eight B200 GPUs each.[^1]\n\n"
+        '| | Closed | Open |\n|---|--:|--:|\n| Result | {{ result("6.1-0021", "deepseek-r1", "Offline") }} | '
+        '{{ result("6.1-0118", "deepseek-r1", "Offline") }} |\n\n'
+        "## Why the Open result would not qualify as Closed\n\nIt used speculative decoding, which the Closed "
+        "rules do not allow.\n\n"
+        "## Two rounds\n\nLlama 2 70B (99.9) Server, Closed, Available, one AMD eight-GPU system per round:[^1]\n\n"
+        '| Round | Per GPU (derived) |\n|---|--:|\n| MLPerf® Inference v6.0 | {{ per_gpu("6.0-0002", "llama2-70b-99.9", "Server") }} |\n'
+        '| MLPerf® Inference v6.1 | {{ per_gpu("6.1-0003", "llama2-70b-99.9", "Server") }} |\n\n'
+        'Between the two rounds it moved by {{ pct_change(per_gpu("6.1-0003", "llama2-70b-99.9", "Server"), '
+        'per_gpu("6.0-0002", "llama2-70b-99.9", "Server")) }}; the values spread from lowest to highest.[^1]\n\n'
+        + NOTE.format(ids="6.0-0002, 6.1-0003, 6.1-0021 and 6.1-0118")
+    )
+    path = article(tmp_path, body, FRONT)
+    assert [f.rule for f in check(path, official, manifest) if f.rule in ("MLP007", "MLP008", "MLP026")] == []

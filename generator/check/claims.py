@@ -21,7 +21,7 @@ from generator.check.vocabulary import ACCELERATOR, PER_ACCELERATOR, PRODUCT_WOR
 from generator.data.row import Row
 
 #: figure kinds that compare two or more rows
-COMPARISON_KINDS = {"ratio", "pct", "scaling", "break_even", "spread"}
+COMPARISON_KINDS = {"ratio", "pct", "scaling", "break_even", "spread", "difference"}
 RESULT_KINDS = {"result", "per_gpu", "median"}
 
 _SCALE = {"thousand": 1e3, "k": 1e3, "million": 1e6, "m": 1e6, "mn": 1e6, "billion": 1e9, "bn": 1e9}

@@ -40,7 +40,15 @@ PER_GPU_HEADER = re.compile(PER_ACCELERATOR + r"|\bper\s?GPU", re.I)
 #: a percentage from outside the results: an expectation, a rule of thumb, a source's figure
 EXPECTED = re.compile(
     r"\b(?:expect\w*|literature|rule of thumb|predict\w*|forecast\w*|guidance|headroom|derat\w*|"
-    r"plan(?:ning)?\s+(?:at|for|on|around)|assum\w+)\b",
+    r"plan(?:ning)?\s+(?:at|for|on|around)|assum\w+|"
+    # a business metric: "net revenue retention above 120%", "churn", "uptime"
+    r"retention|revenue|churn|uptime|occupancy|market share)\b",
+    re.I,
+)
+#: what follows an amount that separates two results: "73 tokens per second apart", "1,200 more"
+DIFFERENCE_AFTER = re.compile(
+    r"\s?(?:[\w/]{1,12}\s){0,3}?(?:apart|more than|less than|fewer than|ahead of|behind|short of|"
+    r"(?:of\s)?(?:difference|gap|separat\w*))\b",
     re.I,
 )
 #: the first number of a range, before its second: "10 to 15 percent", "2–3×"
@@ -302,14 +310,21 @@ class Context:
         comparison of them that the comparison rules read."""
         assert self.matcher is not None
         own = _attached_entries(claims)
+        later: list[Claim] = []
         for c in claims if values else ():
             if not c.typed or c.kind in ("entry", "money") or self.quoted(c.block, c.index):
                 continue
             if c.kind in ("result", "per_gpu", "number"):
                 if c.unit == "" and abs(c.value) < 1000 or c.unit == "power":
                     continue  # a bare small number is a count or a label; "9,438 W" is no throughput
+                if _difference_words(c):
+                    later.append(c)  # read once the values it separates have their rows
+                    continue
                 self._match_value(c)
                 self._check_own_entry(c, own.get(id(c)))
+        for c in later:
+            if not self._match_difference(c, claims):
+                self._match_value(c)
         self._spread_wrong_ids(claims)
         for c in claims:
             if (
@@ -374,6 +389,28 @@ class Context:
             c.candidates = [text]
             c.cited = tuple(sorted(cited))
 
+    def _match_difference(self, c: Claim, claims: list[Claim]) -> bool:
+        """A typed amount between two values its paragraph prints ("they finished 73 tokens per
+        second apart: ... 127,984 ... and ... 127,911"): their difference, which becomes the
+        claim's rows and sides."""
+        near = self._units_before(c.block, 1)
+        values = [
+            x
+            for x in claims
+            if id(x.block) in near and x is not c and x.kind in ("result", "per_gpu", "number")
+        ]
+        for a in values:
+            for b in values:
+                if (
+                    a is not b
+                    and a.value > b.value
+                    and abs(a.value - b.value - c.value) <= c.tol + a.tol + b.tol
+                ):
+                    c.kind, c.sides = "difference", (a, b)
+                    c.rows = tuple(dict.fromkeys((*a.rows, *b.rows)))
+                    return True
+        return False
+
     def _spread_wrong_ids(self, claims: list[Claim]) -> None:
         """A value of the entry another value of the article was miscited as, under the same wrong
         ID, its real entry cited nowhere ("944,902 (entry 6.1-0023)" where 6.1-0025 gives it, then
@@ -387,7 +424,7 @@ class Context:
                 continue
             ids = {r.result_id for r in c.rows}
             if not ids & (self.notes.entries() | self.mentions(c.block, c.sentence).entries):
-                c.misattributed = tuple(sorted(e for e, real in wrong.items() if ids <= real))
+                c.misattributed = tuple(sorted(e for e, real in wrong.items() if ids & real))
 
     def _check_own_entry(self, c: Claim, own: str | None) -> None:
         """A value whose own entry ID (the one printed next to it, in a sentence that cites
@@ -642,6 +679,11 @@ def _inherit_units(claims: list[Claim], column: str) -> None:
             prev = c
 
 
+def _difference_words(c: Claim) -> bool:
+    """Whether an amount is said to separate two results ("73 tokens per second apart")."""
+    return bool(DIFFERENCE_AFTER.match(c.block.text[c.index + len(c.text) : c.index + len(c.text) + 40]))
+
+
 def _restates(c: Claim, x: Claim) -> bool:
     """Whether percentage *c* restates ratio *x* typed before it in its paragraph ("1.08. So,
     about 8%")."""
@@ -651,7 +693,8 @@ def _restates(c: Claim, x: Claim) -> bool:
 
 
 def _attached_entries(claims: list[Claim]) -> dict[int, str]:
-    """In a sentence that types two or more entry IDs and two or more results, each ID belongs to
+    """In a sentence that types two or more entry IDs and as many results, each ID belongs to the
+    result of its rank (the first ID to the first value); with more of one than the other, to
     the result nearest to it, or inside a parenthesis to the result right before it ("X tokens/s
     (Dell, entry A) to Y tokens/s (entry B)": A is X's); in a table row with one entry ID, the
     ID belongs to the row's values: ``{id(claim): entry}``."""
@@ -664,6 +707,12 @@ def _attached_entries(claims: list[Claim]) -> dict[int, str]:
         ids = [c for c in group if c.kind == "entry"]
         values = [c for c in group if c.kind != "entry"]
         if len(ids) < 2 or len(values) < 2:
+            continue
+        if len(ids) == len(values):  # "X (entry A, ...) and Y in v6.1 (entry B)": in order, one each
+            for e, v in zip(
+                sorted(ids, key=lambda x: x.index), sorted(values, key=lambda x: x.index), strict=True
+            ):
+                out.setdefault(id(v), e.text)
             continue
         for e in ids:
             near = _value_before_parenthesis(e, values) or min(values, key=lambda v: abs(v.index - e.index))

@@ -218,14 +218,17 @@ def line(ctx: Context, b: Block) -> int:
 
 def surroundings(ctx: Context, b: Block) -> list[Block]:
     """The blocks a reader sees with *b* and reads it by: its table's header and caption or its
-    list's lead paragraph, the paragraph before it, its section's lead paragraph and headings,
-    then the rest of its section up to it (what a reader of the section has just read)."""
+    list's lead paragraph, the paragraph before it (the whole table, when a table ends right
+    above it), its section's lead paragraph and headings, then the rest of its section up to it
+    (what a reader of the section has just read)."""
     out: list[Block] = []
     if b.table >= 0:
         out += [x for x in ctx.doc.cells(b.table) if x.row == 0] + ctx.doc.beside(b.table)
     before = previous(ctx, b)
     lead, headings = _section(ctx, b)
     out += [x for x in (before, lead) if x is not None] + headings
+    if before is not None and before.table >= 0 and before.table != b.table:
+        out += ctx.doc.cells(before.table)  # "Between the two rounds, ...": the table just read
     out += _read_before(ctx, b)
     unique = list({id(x): x for x in out}.values())
     return [x for x in unique if x is not b and not x.generated]

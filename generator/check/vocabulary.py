@@ -57,7 +57,7 @@ _GPU_NOUN = r"(?:GPUs?|accelerators?|chips?|devices?|NPUs?|TPUs?|cards?|processo
 ACCELERATOR = r"(?:GPU|accelerator|chip|device|card|NPU|TPU)s?"
 #: "per GPU", "per-GPU", "/GPU", and with the product named: "per B300 GPU", "per Instinct MI355X accelerator"
 PRODUCT_WORDS = r"(?:(?-i:[A-Z][\w.+-]*)\s+){0,3}"
-PER_ACCELERATOR = rf"(?:\bper[- ]|/\s*){PRODUCT_WORDS}{ACCELERATOR}\b"
+PER_ACCELERATOR = rf"(?:\bper[-\s]|/\s*){PRODUCT_WORDS}{ACCELERATOR}\b"
 # a pattern whose every alternative starts with a lookbehind or "\b" is tried in full at every
 # position of a text; a leading lookahead for its first character ("(?=\d)") rejects most
 # positions at once (the same matches, several times faster)

@@ -66,8 +66,9 @@ def _sentence_scope(ctx: Context, c: Claim, rows: list[Row]) -> list[tuple[Block
 def _introductions(
     ctx: Context, rows: list[Row], scope: list[tuple[Block, Sentence | None]]
 ) -> list[tuple[Block, Sentence | None]]:
-    """Sentences anywhere in the prose that print one side's entry on its own: they identify that
-    entry's round, division, category and chip count."""
+    """Sentences anywhere in the prose that print one side's entry on its own (for a table cell,
+    with the other cells of its row): they identify that entry's round, division, category and
+    chip count."""
     entries = {r.result_id for r in rows if r.result_id}
     blocks = {id(b) for b, _ in scope}
     out: list[tuple[Block, Sentence | None]] = []
@@ -77,6 +78,11 @@ def _introductions(
         if entry in entries and id(x.block) not in blocks and key not in seen:
             seen.add(key)
             out.append((x.block, s))
+            if (
+                x.block.table >= 0 and x.block.row > 0
+            ):  # "| MLPerf® Inference v5.1 | 12,110 |": its row's label
+                b = x.block
+                out += [(c, None) for c in ctx.doc.cells(b.table) if c.row == b.row and c is not b]
     return out
 
 
@@ -468,6 +474,7 @@ def open_closed(ctx: Context) -> Iterator[Issue]:
         # results are in the Open division"): what a reader has read by the end of its section
         section = section_of(ctx, cmp.anchor.block)
         upto = ctx.doc.index(section[-1]) if section else ctx.doc.index(cmp.anchor.block)
+        upto = _explained_next(ctx, upto)
         text = "\n".join(b.text for b in ctx.doc.blocks[: upto + 1] if not b.generated)
         if not NOT_CLOSED.search(text):
             yield at_claim(
@@ -475,6 +482,24 @@ def open_closed(ctx: Context) -> Iterator[Issue]:
                 f"{cmp.anchor.text} compares Open and Closed results without saying how the Open result would not qualify as Closed",
                 "say what the Open submission changed that the Closed rules do not allow",
             )
+
+
+def _explained_next(ctx: Context, upto: int) -> int:
+    """The end of the section after the one ending at *upto* when its heading is about the
+    divisions ("## 3. Why the Open result would not qualify as Closed"): the explanation a
+    reader of the table reads next; else *upto*."""
+    blocks = ctx.doc.blocks
+    nxt = upto + 1
+    while nxt < len(blocks) and blocks[nxt].generated:
+        nxt += 1
+    if nxt >= len(blocks) or blocks[nxt].kind != "heading" or not DIVISION_HEADING.search(blocks[nxt].text):
+        return upto
+    end = next((k for k in range(nxt + 1, len(blocks)) if blocks[k].kind == "heading"), len(blocks))
+    return end - 1
+
+
+#: a heading about the divisions: "Why the Open result would not qualify as Closed"
+DIVISION_HEADING = re.compile(r"\b(?:Open|Closed)\b", re.I)
 
 
 def _side_rows(calc: Any) -> list[Row]:

@@ -13,7 +13,7 @@ from generator.check.document import Block, Document
 from generator.check.notes import Note
 from generator.check.registry import Issue, rule
 from generator.check.rules.common import LEGEND_CORE, at, at_claim, at_note, label, section_of
-from generator.check.scope import following, previous
+from generator.check.scope import OWN_NOTE, following, previous
 from generator.check.vocabulary import ENTRY
 
 SUITE = re.compile(
@@ -308,7 +308,8 @@ def _missing(n: Note, ctx: Context) -> list[str]:
     source, retrieval date or entry to give; the guidelines' example for it gives neither."""
     t = n.text
     out = []
-    own = bool(UNVERIFIED_NOTE.search(t)) and not ENTRY.search(t)
+    # "Unverified ...", or a run the note says someone measured ("measured by Hanseong Server Co.")
+    own = bool(UNVERIFIED_NOTE.search(t) or OWN_NOTE.search(t)) and not ENTRY.search(t)
     if not (SUITE.search(t) and VERSION.search(t) and (DIVISION.search(t) or own)):
         out.append('does not give the suite, version and division (e.g. "MLPerf® Inference v6.1 Closed")')
     benchmarks, _ = ctx.vocab.benchmarks_in(t)

@@ -30,7 +30,9 @@ HEDGE = re.compile(
     re.I,
 )
 BOUND = re.compile(
-    r"(?:more than|over|above|at least|nearly|almost|about|around|roughly|approximately|close to|up to|~|some)\s*$",
+    r"(?:more than|over|above|at least|nearly|almost|about|around|roughly|approximately|close to|up to|~|some|"
+    # a threshold crossed: "GB300 rack tops 600,000 tokens per second", "exceeds 1 million"
+    r"tops|topped|exceeds|exceeded|surpass(?:es|ed)?|passes|passed|crosses|crossed|beyond|north of|in excess of)\s*$",
     re.I,
 )
 OWN = re.compile(rf"\bunverified\b|\bour (?:own|internal|lab)\b|{OWN_RUN.pattern}", re.I)
@@ -194,6 +196,8 @@ def _headline_no_entry(ctx: Context) -> Iterator[Issue]:
     for c, line, col in ctx.headline_claims:
         if c.rows or c.unit not in ("throughput", "per_gpu"):
             continue
+        if bounded(c) and c.nearest == c.nearest and abs(c.nearest / c.value - 1) <= HEADLINE_BOUND:
+            continue  # "tops 600,000 tokens per second" of the 603,023 the article cites: a threshold, rounded
         what = "per GPU" if c.unit == "per_gpu" else "system result"
         rounds = ", ".join("v" + r for r in ctx.article_rounds) or "loaded"
         near = f" (nearest: {c.candidates[0]})" if c.candidates and c.candidates[0] else ""
@@ -203,6 +207,10 @@ def _headline_no_entry(ctx: Context) -> Iterator[Issue]:
             col=col,
             help="correct the number, or leave it out of the headline",
         )
+
+
+#: how far a headline's rounded threshold ("tops 600,000") may be from the value it rounds
+HEADLINE_BOUND = 0.1
 
 
 def _per_gpu_headline(ctx: Context, said: bool) -> Iterator[Issue]:
@@ -581,8 +589,11 @@ def _allowed(ctx: Context, c: Claim) -> bool:
     """Patterns of the configuration (dates, versions, ...), and numbers inside or right after a
     benchmark's name ("Llama 2 70B", "Llama2-70b (99.9% accuracy)")."""
     text = c.block.text
+    # "terms of 12 and 36 months": the first of a list whose last number carries the unit
+    nxt = LIST_NEXT.match(text, c.index + len(c.text)) if not c.suffix else None
+    spots = [c.index] + ([nxt.start(1)] if nxt else [])
     for pat in ctx.config.number_patterns:
-        if any(m.start() <= c.index < m.end() for m in pat.finditer(text)):
+        if any(m.start() <= i < m.end() for m in pat.finditer(text) for i in spots):
             return True
     for m, _ in ctx.vocab.names(text):
         if m.start() <= c.index < m.end():
@@ -591,6 +602,10 @@ def _allowed(ctx: Context, c: Claim) -> bool:
         if m.end() <= c.index and re.fullmatch(r"[\s(\-]*(?:at\s+)?", text[m.end() : c.index]):
             return True
     return False
+
+
+#: the numbers of a list after the first: ", 24 and 36", " or 48", " to 64"
+LIST_NEXT = re.compile(r"(?:,\s{0,2}\d{1,6}){0,8},?\s{1,2}(?:and|or|to|-|–)\s{1,2}(\d{1,6})\b")
 
 
 def _sides_known(ctx: Context, c: Claim) -> bool:

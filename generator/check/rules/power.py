@@ -104,7 +104,7 @@ def power_without_measurement(ctx: Context) -> Iterator[Issue]:
             unmeasured = sorted({label(r) for r in own or rows if not r.has_power})
             proxy = PROXY.search(text)
             if proxy and re.search(
-                r"\b(?:rather than|instead of|not|no|never|without|nor|neither)\b[^.;]{0,30}$",
+                r"\b(?:rather than|instead of|not|no|never|without|nor|neither|nobody|no one|n't|avoid\w*|refus\w*)(?:\b|(?<=n't))[^.;]{0,50}$",
                 text[: proxy.start()],
                 re.I,
             ):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
+from dataclasses import replace
 
 from generator.check.claims import Claim
 from generator.check.context import Context
@@ -54,6 +55,9 @@ NOT_A_CLAIM = re.compile(
     r"\b(?:behind|below|short of|trail\w*)\s+the\s+(?:highest|fastest|best|top|leading|leader)\b|"
     # another's lead as a reference point: "the previous leader", "last round's record"
     r"\b(?:previous|former|prior|earlier|old|then|last (?:round|year)['’]s)[\s-]+(?:leader|record(?:-holder)?)\b|"
+    # a range's ends, not a claim: "spread by 9% from lowest to highest", "sorted highest to lowest"
+    r"\b(?:lowest|slowest|worst)\s+to\s+(?:the\s+)?(?:highest|fastest|best)\b|"
+    r"\b(?:highest|fastest|best)\s+to\s+(?:the\s+)?(?:lowest|slowest|worst)\b|"
     # idioms: "setting the record straight", "for the record"
     r"\bthe\s+record\s+straight\b|\b(?:for|on|off)\s+the\s+record\b|"
     # the verb: "why we waited two weeks to record", "we record every run"
@@ -363,7 +367,21 @@ def _superlative_issue(
             "state the superlative over the results it holds for: round, scenario, category and chip count",
         )
     subject = _subject(ctx, b, s)
-    scope = scope_of(ctx, b, s, own=bool(OWN_DOMAIN.match(text, m.end())))
+    domain = OWN_DOMAIN.match(text, m.end())
+    scope = scope_of(ctx, b, s, own=domain is not None)
+    if domain is not None:  # "HPE's XD690 with eight B300 GPUs ... the fastest GPU in v6.1": the
+        # system's description is the subject's, not the domain's; the domain is what the phrase says
+        phrase = ctx.vocab.read(text[m.start() : domain.end()])
+        scope = replace(
+            scope,
+            mentions=replace(
+                scope.mentions,
+                families=phrase.families,
+                chips=phrase.chips,
+                strict_chips=phrase.strict_chips,
+                categories=phrase.categories,
+            ),
+        )
     missing = _scope_missing(ctx, b, s, scope, subject)
     beaten = holds(ctx, subject, scope.mentions) if subject else None
     if own_unverified and subject is None and not missing:
@@ -374,6 +392,16 @@ def _superlative_issue(
             "compare the unverified run with verified results without a superlative",
         )
     own = _appositive(ctx, b, s, s.start + m.end())
+    if domain is not None and own is None and subject is not None:
+        # "making B300 the fastest GPU in MLPerf® Inference v6.1": a claim for the row the sentence
+        # printed, over the round it names; "GPU" makes it a per-GPU claim
+        per = [c for c in claims_in(ctx, b, s) if c.kind == "per_gpu" and c.rows == subject.rows[:1]]
+        own = (
+            per[0]
+            if per and re.match(r"\s*(?:[\w®.-]+\s+){0,3}?(?:GPU|accelerator|chip)s?\b", text[m.end() :])
+            else subject
+        )
+        beaten = holds(ctx, own, scope.mentions)
     if (
         not missing
         and own is not None
