@@ -946,9 +946,11 @@ def test_mlcommons_with_an_auxiliary_before_certified_implies_endorsement(
     assert findings(tmp_path, denied, official, manifest, "MLP032") == []
 
 
-def test_a_method_note_lacking_the_legend_beside_a_complete_note_is_a_warning(
+def test_a_method_note_lacking_the_legend_beside_a_complete_note_shares_its_legend(
     tmp_path: Path, official: ResultsTable, manifest: Manifest
 ) -> None:
+    """Note 2 adds the method to note 1, which cites the same entry with the legend: the entry's
+    footnote is complete."""
     body = (
         "HPE's XD690 (entry 6.1-0052) gave 14,211 tokens/s per GPU on gpt-oss-120b Server in MLPerf® "
         "Inference v6.1.[^1][^2]\n\n"
@@ -959,8 +961,9 @@ def test_a_method_note_lacking_the_legend_beside_a_complete_note_is_a_warning(
         "not official MLPerf® metrics.\n"
     )
     path = article(tmp_path, body, FRONT)
-    found = [(f.severity, f.message) for f in check(path, official, manifest) if f.rule == "MLP003"]
-    assert found == [("warning", "footnote 2 lacks the trademark legend")]
+    assert [f.message for f in check(path, official, manifest) if f.rule == "MLP003"] == []
+    alone = article(tmp_path, body.replace(LEGEND, ""), FRONT)  # no note carries it: told
+    assert "footnote 1 lacks the trademark legend" in [f.message for f in check(alone, official, manifest)]
 
 
 def test_a_typed_chip_count_a_printed_row_has_is_verified_not_reported(
@@ -2170,3 +2173,18 @@ def test_the_explanation_in_the_next_section_and_the_table_read_just_before(
     )
     path = article(tmp_path, body, FRONT)
     assert [f.rule for f in check(path, official, manifest) if f.rule in ("MLP007", "MLP008", "MLP026")] == []
+
+
+def test_a_table_read_in_the_next_section_and_a_note_adding_to_a_full_one(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    """A table whose marker is in the next section, "How to read the table"; a second note about
+    the same entry shares the legend of the note that cites it in full."""
+    body = (
+        "## Results\n\n*Table 1: gpt-oss-120b Server, MLPerf® Inference v6.1 Closed.*\n\n"
+        '| System | Tokens/s |\n|---|--:|\n| HPE XD690 (entry 6.1-0052) | {{ result("6.1-0052", "gpt-oss-120b", "Server") }} |\n\n'
+        "## How to read the table\n\nThe top row is HPE's eight-GPU XD690.{{ cite() }} Per watt figures: none.[^2]\n\n"
+        "{{ footnotes() }}\n\n[^2]: Nothing here is derived from entry 6.1-0052 with MLPerf® power.\n"
+    )
+    path = article(tmp_path, body, FRONT)
+    assert [f.rule for f in check(path, official, manifest) if f.rule in ("MLP002", "MLP003")] == []

@@ -13,7 +13,7 @@ from generator.check.document import Block, Document
 from generator.check.notes import Note
 from generator.check.registry import Issue, rule
 from generator.check.rules.common import LEGEND_CORE, at, at_claim, at_note, label, section_of
-from generator.check.scope import OWN_NOTE, following, previous
+from generator.check.scope import OWN_NOTE, TABLE_REFERENCE, following, previous
 from generator.check.vocabulary import ENTRY
 
 SUITE = re.compile(
@@ -214,9 +214,13 @@ def _note_below(ctx: Context, c: Claim) -> Note | None:
 
 def _noted_later_in_section(ctx: Context, c: Claim) -> bool:
     """A value whose entries the note of a marker further on in its section lists ("... 72,445.1
-    (entry 6.1-0054) ..." then, closing the section, "... barely moves the number.[1]")."""
+    (entry 6.1-0054) ..." then, closing the section, "... barely moves the number.[1]"); for a
+    table ending its section, in the next section when that reads the table ("## How to read the
+    table", "The top row (Intel, ...) delivered ...[1]")."""
     notes = {n.label: n.entries for n in ctx.notes.notes}
     section = {id(x) for x in section_of(ctx, c.block)}
+    if c.block.table >= 0:
+        section |= {id(x) for x in _reading_section(ctx, c.block)}
     at = ctx.doc.index(c.block)
     return any(
         id(m.block) in section and ctx.doc.index(m.block) > at and c.entries <= notes.get(m.label, set())
@@ -227,6 +231,19 @@ def _noted_later_in_section(ctx: Context, c: Claim) -> bool:
 def _printed_rows(ctx: Context, b: Block) -> set[object]:
     """The rows whose values a block prints (entry IDs left out)."""
     return {r.key for x in ctx.claims_in(b) if x.kind != "entry" for r in x.rows}
+
+
+def _reading_section(ctx: Context, b: Block) -> list[Block]:
+    """The section right after the one a table cell *b* stands in, when it reads the table: its
+    heading or first block refers to it ("How to read the table", "the table above")."""
+    blocks = ctx.doc.blocks
+    k = ctx.doc.index(b)
+    nxt = next((i for i in range(k + 1, len(blocks)) if blocks[i].kind == "heading"), None)
+    if nxt is None:
+        return []
+    body = section_of(ctx, blocks[nxt + 1]) if nxt + 1 < len(blocks) else []
+    words = blocks[nxt].text + " " + (body[0].text if body else "")
+    return body if TABLE_REFERENCE.search(words) else []
 
 
 def _named(ctx: Context, b: Block) -> set[str]:
@@ -325,11 +342,17 @@ def _missing(n: Note, ctx: Context) -> list[str]:
 
 
 def _legend_elsewhere(ctx: Context, n: Note) -> bool:
-    """One legend for all notes is enough when it closes the notes section."""
-    return any(
+    """One legend for all notes is enough when it closes the notes section; a note adding to
+    another about the same entries ("[2] Tokens per second per watt is derived ... of entry
+    5.1-0061") shares the legend of the note that cites them in full."""
+    if any(
         LEGEND_CORE.search(b.text)
         for b in ctx.doc.blocks
         if b not in n.blocks and b.offsets[0] > n.block.offsets[0]
+    ):
+        return True
+    return bool(n.entries) and any(
+        o is not n and n.entries <= o.entries and LEGEND_CORE.search(o.text) for o in ctx.notes.notes
     )
 
 
