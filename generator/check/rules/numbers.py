@@ -101,80 +101,78 @@ def hand_typed_number(ctx: Context) -> Iterator[Issue]:
     yield from _copied_constants(ctx)
     clauses = _clause_numbers(ctx)
     for c in ctx.claims:
-        if not c.typed or c.kind == "entry" or ctx.quoted(c.block, c.index):
-            continue
-        if c.value < 10 and float(c.value).is_integer() and not c.suffix and c.unit in ("", "throughput"):
-            continue
-        if not c.suffix and PCT_RANGE.match(c.block.text[c.index + len(c.text) :]):
-            continue  # "20–30%": the range is one percentage, read at its second number
-        if not c.suffix and not c.unit and c.text in ctx.manifest.rounds:
-            continue  # "that 6.1 setting", "treats 6.1 results as comparable": a round's name
-        if _in_formula(c):
-            continue  # "price × 1,000,000 ÷ (tokens per second × 3,600 × utilization)": a unit conversion
         if (
-            _allowed(ctx, c)
-            or (_clause(c.text, clauses) and not c.suffix and not c.unit)
-            or _ideal(c)
-            or _label_count(c)
-            or _accuracy(c)
-            or _power_setting(ctx, c)
+            c.typed
+            and c.kind != "entry"
+            and not ctx.quoted(c.block, c.index)
+            and not _not_a_number(ctx, c, clauses)
         ):
-            continue
-        if c.unit == "pct" and not _comparing(c):  # "a price discount of 10% to 15%": an assumption
-            yield replace(
-                at_claim(
-                    c,
-                    f"{c.text} is typed by hand (no comparison of results)",
-                    "print it with constant(value, why)",
-                ),
-                undecided=True,
-            )
-            continue
-        if QUESTION.search(c.block.words(c.sentence)):  # "So, is it 2.5×?": a claim under examination
-            yield replace(
-                at_claim(
-                    c, f"{c.text} is typed by hand (in a question)", "print it with constant(value, why)"
-                ),
-                undecided=True,
-            )
-            continue
-        if _chip_count(c) or _row_label(c):  # the data give it (x.gpus); a wrong one is MLP025's
-            counts = _printed_counts(ctx, c)
-            if int(c.value) in counts:
-                continue  # the count of a row its section prints: verified against the data
-            what = "a chip count no row printed in its section has" if counts else "a chip count"
-            yield replace(
-                at_claim(c, f"{c.text} is typed by hand ({what})", "print it with x.gpus or gpus(...)"),
-                undecided=True,
-            )
-            continue
-        if c.kind in ("ratio", "pct") and _sides_printed(ctx, c):  # right today; will not follow the data
-            yield replace(
-                at_claim(
-                    c,
-                    f"{c.text} is typed by hand (the figures it compares give it today)",
-                    "print it with ratio(a, b) or pct_change(a, b) of those figures, so that it follows the data",
-                ),
-                undecided=True,
-            )
-            continue
-        if ctx.echoes_quote(c):
-            continue  # "... 'about 2% faster' ... not 2%": the quoted figure, named again
-        if c.kind in ("ratio", "pct") and c.candidates:
-            yield at_claim(
-                c,
-                f"{c.text} is typed by hand, and {c.candidates[0]}",
-                "print it with ratio(a, b) or pct_change(a, b) of the figures it compares",
-            )
-            continue
-        given = _placeholder_for(ctx, c)
-        yield at_claim(
+            issue = _typed_verdict(ctx, c)
+            if issue is not None:
+                yield issue
+
+
+def _not_a_number(ctx: Context, c: Claim, clauses: set[str]) -> bool:
+    """Whether a typed number is none in MLP019's sense: a small count, a range's first number,
+    a round's name, a formula's constant, a pattern of the configuration, a clause, an ideal, a
+    label's count, an accuracy, a power setting or rating, a quoted figure named again."""
+    if c.value < 10 and float(c.value).is_integer() and not c.suffix and c.unit in ("", "throughput"):
+        return True
+    if not c.suffix and PCT_RANGE.match(c.block.text[c.index + len(c.text) :]):
+        return True  # "20–30%": the range is one percentage, read at its second number
+    if not c.suffix and not c.unit and c.text in ctx.manifest.rounds:
+        return True  # "that 6.1 setting", "treats 6.1 results as comparable": a round's name
+    if _in_formula(c):
+        return True  # "price × 1,000,000 ÷ (tokens per second × 3,600 × utilization)": a unit conversion
+    return (
+        _allowed(ctx, c)
+        or (_clause(c.text, clauses) and not c.suffix and not c.unit)
+        or _ideal(c)
+        or _label_count(c)
+        or _accuracy(c)
+        or _power_setting(ctx, c)
+        or ctx.echoes_quote(c)  # "... 'about 2% faster' ... not 2%": the quoted figure, named again
+    )
+
+
+def _typed_verdict(ctx: Context, c: Claim) -> Issue | None:
+    """What MLP019 says of a number typed in a template: a warning where the checker cannot tell
+    a result from an assumption or the data verify it today, an error with the placeholder to
+    use otherwise, nothing for a chip count a printed row has."""
+    if c.unit == "pct" and not _comparing(c):  # "a price discount of 10% to 15%": an assumption
+        return _warn(c, "no comparison of results", "print it with constant(value, why)")
+    if QUESTION.search(c.block.words(c.sentence)):  # "So, is it 2.5×?": a claim under examination
+        return _warn(c, "in a question", "print it with constant(value, why)")
+    if _chip_count(c) or _row_label(c):  # the data give it (x.gpus); a wrong one is MLP025's
+        counts = _printed_counts(ctx, c)
+        if int(c.value) in counts:
+            return None  # the count of a row its section prints: verified against the data
+        what = "a chip count no row printed in its section has" if counts else "a chip count"
+        return _warn(c, what, "print it with x.gpus or gpus(...)")
+    if c.kind in ("ratio", "pct") and _sides_printed(ctx, c):  # right today; will not follow the data
+        return _warn(
             c,
-            f"{c.text} is typed by hand" + (f" ({given[0]})" if given else ""),
-            f"print it with {given[1]}"
-            if given
-            else "print it with a placeholder (result, per_gpu, power, ratio, ...) or constant(value, why)",
+            "the figures it compares give it today",
+            "print it with ratio(a, b) or pct_change(a, b) of those figures, so that it follows the data",
         )
+    if c.kind in ("ratio", "pct") and c.candidates:
+        return at_claim(
+            c,
+            f"{c.text} is typed by hand, and {c.candidates[0]}",
+            "print it with ratio(a, b) or pct_change(a, b) of the figures it compares",
+        )
+    given = _placeholder_for(ctx, c)
+    return at_claim(
+        c,
+        f"{c.text} is typed by hand" + (f" ({given[0]})" if given else ""),
+        f"print it with {given[1]}"
+        if given
+        else "print it with a placeholder (result, per_gpu, power, ratio, ...) or constant(value, why)",
+    )
+
+
+def _warn(c: Claim, what: str, help: str) -> Issue:
+    return replace(at_claim(c, f"{c.text} is typed by hand ({what})", help), undecided=True)
 
 
 PER_EACH = re.compile(
