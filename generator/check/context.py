@@ -42,7 +42,8 @@ EXPECTED = re.compile(
     r"\b(?:expect\w*|literature|rule of thumb|predict\w*|forecast\w*|guidance|headroom|derat\w*|"
     r"plan(?:ning)?\s+(?:at|for|on|around)|assum\w+|"
     # a business metric: "net revenue retention above 120%", "churn", "uptime"
-    r"retention|revenue|churn|uptime|occupancy|market share)\b",
+    r"retention|revenue|churn|uptime|occupancy|market share|bookings|EBITDA|ARR|headcount|"
+    r"(?:gross|operating|net|adjusted)\s(?:\w+\s)?margin)\b",
     re.I,
 )
 #: what follows an amount that separates two results: "73 tokens per second apart", "1,200 more"

@@ -16,8 +16,8 @@ from generator.check.rules.common import LEGEND_CORE, at, at_claim, at_note, lab
 from generator.check.scope import OWN_NOTE, TABLE_REFERENCE, following, previous
 from generator.check.vocabulary import ENTRY
 
-SUITE = re.compile(
-    r"MLPerf®?\s+(?:v?\d+\.\d+\s+)?(?:Inference|Training|Storage|Tiny|HPC|Client|Mobile|Automotive)\b"
+SUITE = re.compile(  # "MLPerf® Inference", "MLPerf® v6.1 Inference", "Verified MLPerf® score of v6.1 Inference"
+    r"MLPerf®?\s{1,3}(?:[a-z]{2,12}\s{1,3}){0,2}(?:v?\d+\.\d+\s{1,3})?(?:Inference|Training|Storage|Tiny|HPC|Client|Mobile|Automotive)\b"
 )
 VERSION = re.compile(r"(?<![\w.])v?\d+\.\d+(?![\d-])")
 DIVISION = re.compile(r"\b(?:Closed|Open)\b", re.I)

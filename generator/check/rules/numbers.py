@@ -21,7 +21,7 @@ from generator.check.rules.common import (
 )
 from generator.check.rules.power import SETTING
 from generator.check.rules.superlatives import QUESTION
-from generator.check.scope import OWN_RUN, own_run, surroundings
+from generator.check.scope import BACK_REFERENCE, OWN_RUN, own_run, previous, surroundings
 from generator.check.vocabulary import PER_ACCELERATOR
 from generator.data.row import Row
 
@@ -260,10 +260,16 @@ def _per_gpu_printed_as_total(ctx: Context) -> Iterator[Issue]:
             "say it is per GPU, and derived, or print the system result with result(...)",
         )
         # the last of parallel list items ("- ... delivers 14,211 tokens per second per GPU." then
-        # "- ... delivers 13,906."): a reader carries the unit over; the editor decides
+        # "- ... delivers 13,906."), or a paragraph after one that gives its rate per GPU: a reader
+        # carries the unit over; the editor decides; pointing back to it ("in the same field"), it
+        # is that paragraph's unit
+        before = previous(ctx, b) if b.table < 0 else None
+        per_before = before is not None and bool(PER_EACH.search(before.text))
+        if per_before and BACK_REFERENCE.search(b.words(c.sentence)):
+            continue
         yield (
             replace(issue, undecided=True)
-            if any(PER_EACH.search(x.text) for x in _earlier_items(ctx, b))
+            if per_before or any(PER_EACH.search(x.text) for x in _earlier_items(ctx, b))
             else issue
         )
 
@@ -507,7 +513,7 @@ def _comparing(c: Claim) -> bool:
     text = c.block.text
     around = text[max(c.sentence.start, c.index - 50) : c.index + len(c.text) + 40]
     of = re.match(r"\s*of\b", text[c.index + len(c.text) :])  # "70% of the Server figure": made from a result
-    if not c.rows and EXPECTED.search(text[max(c.sentence.start, c.index - 30) : c.index + len(c.text) + 50]):
+    if not c.rows and EXPECTED.search(c.block.words(c.sentence)):
         return False  # "the 20–30% our literature review led us to expect": no result's
     return bool(PCT_COMPARE.search(around)) or bool(c.rows) or of is not None
 
