@@ -2188,3 +2188,67 @@ def test_a_table_read_in_the_next_section_and_a_note_adding_to_a_full_one(
     )
     path = article(tmp_path, body, FRONT)
     assert [f.rule for f in check(path, official, manifest) if f.rule in ("MLP002", "MLP003")] == []
+
+
+def test_the_whole_round_holds_both_divisions_and_totals_name_both_chip_counts(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    """ "of any system in the whole MLPerf® Inference v6.1 round" reaches the Open division, where
+    an RDI row is higher; a ratio of two system totals names the rack's 72 GPUs but not the box's 8."""
+    whole = (
+        "Cisco's eight-GPU B300 system (entry 6.1-0014) posted the highest per-GPU Llama 3.1 8B throughput of "
+        'any system in the whole MLPerf® Inference v6.1 round: {{ per_gpu("6.1-0014", "llama3.1-8b", "Server") }} '
+        "tokens per second per GPU (derived).{{ cite() }}\n\n{{ footnotes() }}\n"
+    )
+    found = findings(tmp_path, whole, official, manifest, "MLP026")
+    assert len(found) == 1 and "6.1-0119 Offline (6 GPUs, rdi) is higher" in found[0], found
+    totals = (
+        '{%- set rack = result("6.1-0080", "deepseek-r1", "Server") -%}{%- set box = result("6.1-0046", "deepseek-r1", "Server") -%}\n'
+        "In MLPerf® Inference v6.1 Closed, Available, DeepSeek-R1 Server, Nebius's 72-GPU rack gave {{ rack }} "
+        "tokens/s.{{ cite() }}\n\nThe GigaComputing box gave {{ box }}.{{ cite() }} The rack delivers "
+        "{{ ratio(rack, box) }} the throughput of the box.\n\n{{ footnotes() }}\n"
+    )
+    assert [f.split(" ", 1)[1] for f in findings(tmp_path, totals, official, manifest, "MLP007")] == [
+        "8.52× compares 72-GPU with 8-GPU results, and its sentence does not say so"
+    ]
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Committed contracts were 61% of new bookings this quarter, up from 48% a year ago.",
+        "A 2 GW campus changed hands.",
+    ],
+)
+def test_bookings_and_campus_power_are_no_results(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest, sentence: str
+) -> None:
+    body = (
+        'In MLPerf® Inference v6.1 Closed, gpt-oss-120b Server, HPE\'s XD690 gave {{ result("6.1-0052", '
+        '"gpt-oss-120b", "Server") }} tokens/s.{{ cite() }}\n\n' + sentence + "\n\n{{ footnotes() }}\n"
+    )
+    path = article(tmp_path, body, FRONT)
+    assert [f.message for f in check(path, official, manifest) if f.severity == "error"] == []
+
+
+def test_a_rate_per_gpu_carried_into_the_next_paragraph_and_a_note_in_the_guidelines_order(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    """ "the highest per-GPU rate ... at X tokens per second per GPU." then "The best B300 machine in
+    the same field ... posted Y": the unit carries over; "Verified MLPerf® score of v6.1 Inference
+    Closed" names suite, version and division."""
+    body = (
+        '{%- set a = per_gpu("6.1-0052", "gpt-oss-120b", "Server") -%}{%- set b = per_gpu("6.1-0022", "gpt-oss-120b", "Server") -%}\n'
+        "In MLPerf® Inference v6.1 Closed, Available, gpt-oss-120b Server, eight GPUs (per-GPU values derived), "
+        "the highest per-GPU rate was HPE's, at {{ a }} tokens per second per GPU.{{ cite() }}\n\n"
+        "The best B300 machine in the same field, from CoreWeave, posted {{ b }}.{{ cite() }}\n\n{{ footnotes() }}\n"
+    )
+    assert findings(tmp_path, body, official, manifest, "MLP031") == []
+    note = (
+        "HPE's XD690 (entry 6.1-0052) gave 113,685 tokens/s on gpt-oss-120b Server.[1]\n\n"
+        "[1] Verified MLPerf® score of v6.1 Inference Closed gpt-oss-120b, Server. Retrieved from "
+        "https://mlcommons.org/benchmarks/inference-datacenter/ 16 September 2026, entry 6.1-0052. "
+        + LEGEND
+        + "\n"
+    )
+    assert findings(tmp_path, note, official, manifest, "MLP003") == []

@@ -114,11 +114,14 @@ def scope_of(ctx: Context, block: Block, sentence: Sentence | None = None, *, ow
 
 
 #: a superlative's noun followed by the whole round as its domain: "the fastest DeepSeek-R1
-#: system in MLPerf® Inference v6.1", "the highest result of the entire round"
+#: system in MLPerf® Inference v6.1", "the highest result of the entire round", "the highest
+#: per-GPU throughput of any system in the whole MLPerf® Inference v6.1 round"
 OWN_DOMAIN = re.compile(
     r"\s{1,3}(?:[\w®.-]{1,40}\s{1,3}){0,3}?(?:systems?|servers?|machines?|results?|entr(?:y|ies)|submissions?|"
     r"accelerators?|GPUs?|chips?)\s{1,3}(?:in|of|across)\s{1,3}(?:the\s{1,3})?(?:whole\s{1,3}|entire\s{1,3})?"
-    r"(?:MLPerf®?\s{1,3}Inference\s{1,3})?(?:v?\d+\.\d+\b|round\b)",
+    r"(?:MLPerf®?\s{1,3}Inference\s{1,3})?(?:v?\d+\.\d+\b|round\b)|"
+    r"(?:[^.;:]|\.(?=\d)){0,80}?\b(?:of\s{1,3}(?:any|all)\s{1,3}(?:systems?|submissions?|entries|GPUs?|accelerators?)\s{1,3})?"
+    r"(?:in|across|of)\s{1,3}the\s{1,3}(?:whole|entire)\s{1,3}(?:[^.;:]|\.(?=\d)){0,40}?round\b",
     re.I,
 )
 

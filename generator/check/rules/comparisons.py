@@ -320,7 +320,8 @@ def _in_order(values: list[T]) -> list[T]:
 def undisclosed(ctx: Context, cmp: Comparison) -> list[Difference]:
     """The differences between the sides that the comparison's scope does not identify. With
     *k* values of one attribute, naming *k − 1* of them identifies it, except scenarios, which are
-    all named (one named scenario reads as both sides'), and categories, where every one but
+    all named (one named scenario reads as both sides'), chip counts of system totals, which are
+    all named (the rack's 72 GPUs say nothing of the box's), and categories, where every one but
     Available is named (an unnamed category reads as Available); of the rounds, every one but the
     newest (which may be the article's own) must be named."""
     rows, named, out = cmp.rows, _named(ctx, cmp), []
@@ -353,7 +354,10 @@ def undisclosed(ctx: Context, cmp: Comparison) -> list[Difference]:
     # scenario. MI355X: Y"): every side's is named
     check("scenario", [r.scenario for r in rows], named.scenarios, every=True)
     if all(r.gpus for r in rows):  # CPU-only systems have no accelerator count to state
-        check("chip count", [r.gpus for r in rows], named.chips, lambda n: f"{n}-GPU")
+        # of system totals, a chip count named for one side says nothing of the other's ("the
+        # 72-GPU rack ... the box"); per GPU or as a scaling, naming one of two is enough
+        totals = cmp.anchor.kind not in ("per_gpu", "scaling") and "per_gpu" not in cmp.anchor.basis
+        check("chip count", [r.gpus for r in rows], named.chips, lambda n: f"{n}-GPU", every=totals)
     fams = [family_of(r.benchmark) for r in rows]
     of_family = {family_of(r.benchmark): r.benchmark for r in reversed(rows)}
     check("benchmark", fams, {family_of(b) for b in named.benchmarks}, lambda f: _display(ctx, of_family[f]))

@@ -263,8 +263,8 @@ def _per_gpu_printed_as_total(ctx: Context) -> Iterator[Issue]:
         # "- ... delivers 13,906."), or a paragraph after one that gives its rate per GPU: a reader
         # carries the unit over; the editor decides; pointing back to it ("in the same field"), it
         # is that paragraph's unit
-        before = previous(ctx, b) if b.table < 0 else None
-        per_before = before is not None and bool(PER_EACH.search(before.text))
+        before = previous(ctx, b) if b.kind == "paragraph" and b.table < 0 else None
+        per_before = before is not None and before.kind == "paragraph" and bool(PER_EACH.search(before.text))
         if per_before and BACK_REFERENCE.search(b.words(c.sentence)):
             continue
         yield (

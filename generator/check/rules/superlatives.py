@@ -187,7 +187,7 @@ def _selection(ctx: Context, m: Mentions, c: Claim | None) -> list[int]:
     r = c.rows[0] if c is not None and c.rows else None
     within: dict[str, Iterable[object]] = {"benchmark": {r.benchmark} if r is not None else m.benchmarks}
     if r is not None:
-        within.update(division={r.division}, units={r.units}, round=m.rounds or {r.round})
+        within.update(division=m.divisions or {r.division}, units={r.units}, round=m.rounds or {r.round})
     elif m.rounds:
         within["round"] = m.rounds
     for attr, col in (("scenarios", "scenario"), ("categories", "category"), ("divisions", "division")):
@@ -380,6 +380,8 @@ def _superlative_issue(
                 chips=phrase.chips,
                 strict_chips=phrase.strict_chips,
                 categories=phrase.categories,
+                # the whole round holds both divisions unless the sentence names one
+                divisions=scope.mentions.divisions or {"closed", "open"},
             ),
         )
     missing = _scope_missing(ctx, b, s, scope, subject)
