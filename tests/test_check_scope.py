@@ -2252,3 +2252,18 @@ def test_a_rate_per_gpu_carried_into_the_next_paragraph_and_a_note_in_the_guidel
         + "\n"
     )
     assert findings(tmp_path, note, official, manifest, "MLP003") == []
+
+
+def test_a_tables_undisclosed_division_is_reported_at_its_odd_row(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    """Three Closed rows and one Open row, nothing saying so: the finding points at the Open row."""
+    rows = [("6.1-0045", "closed"), ("6.1-0046", "closed"), ("6.1-0113", "open"), ("6.1-0085", "closed")]
+    body = (
+        "MLPerf® Inference v6.1, DeepSeek-R1 Offline, Available, eight B300 GPUs each:{{ cite() }}\n\n"
+        "| Entry | Tokens/s per GPU (derived) |\n|---|--:|\n"
+        + "".join(f'| {e} | {{{{ per_gpu("{e}", "deepseek-r1", "Offline") }}}} |\n' for e, _ in rows)
+        + "\n{{ footnotes() }}\n"
+    )
+    found = findings(tmp_path, body, official, manifest, "MLP007")
+    assert [f.split(" ", 1)[0] for f in found] == ["12:14"], found  # the third row

@@ -149,9 +149,21 @@ def _comparisons(ctx: Context) -> list[Comparison]:
     for cells in tables.values():
         rows = _unique_rows([r for c in cells for r in c.rows])
         if len(rows) >= 2 and not any(x.table and x.anchor.block.table == cells[0].block.table for x in out):
-            out.append(Comparison(cells[0], rows, _table_scope(ctx, cells[0].block), table=True))
+            out.append(Comparison(_odd_one(cells), rows, _table_scope(ctx, cells[0].block), table=True))
         out += _across_rounds(ctx, cells, out)
     return out
+
+
+def _odd_one(cells: list[Claim]) -> Claim:
+    """Where a table's comparison is reported: at the first cell of a row that differs from most
+    in division or category (the one Open row among Closed ones), else at its first cell."""
+    for attr in ("division", "category"):
+        values = [getattr(c.rows[0], attr) for c in cells if c.rows]
+        if len(set(values)) == 2:
+            rare = min(set(values), key=values.count)
+            if values.count(rare) < len(values) - values.count(rare):
+                return next(c for c in cells if c.rows and getattr(c.rows[0], attr) == rare)
+    return cells[0]
 
 
 def _across_rounds(ctx: Context, cells: list[Claim], found: list[Comparison]) -> list[Comparison]:
