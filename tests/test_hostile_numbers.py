@@ -203,3 +203,18 @@ def test_any_template_output_number_is_a_figure_or_reported(
 
 
 _COUNTER = itertools.count()
+
+
+def test_a_tables_figure_after_a_system_name_holding_its_digits_is_no_run_together_figure(
+    official: ResultsTable, manifest: Manifest, tmp_path: Path
+) -> None:
+    """A table printing the system "G894-AD3-AAX7" and then its 8 GPUs: the 8 is its own cell,
+    not the 8 inside the name (reported by an outside writer as a refused render)."""
+    path = tmp_path / "a.md"
+    path.write_text(
+        HEAD + '\n{{ top_table("deepseek-r1", "Offline", n=4, by="per_gpu", round="6.1", gpus=8, '
+        'columns=("entry", "system", "gpus", "per_gpu")) }}\n',
+        encoding="utf-8",
+    )
+    markdown = renderer(official, manifest).render(load_article(path)).markdown
+    assert "| G894-AD3-AAX7 | 8 |" in markdown

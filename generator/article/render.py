@@ -576,7 +576,7 @@ def _locate_uses(chunks: list[Chunk], uses: list[FigureUse], markdown: str) -> N
         a, b = c.uses
         cursor = 0
         for u in uses[a:b]:
-            at = c.text.find(md(u.text), cursor)
+            at = _find_printed(c.text, md(u.text), cursor)
             if at == -1:
                 at = cursor
             else:
@@ -584,6 +584,17 @@ def _locate_uses(chunks: list[Chunk], uses: list[FigureUse], markdown: str) -> N
             u.offset = pos + at
             u.out_line = markdown.count("\n", 0, u.offset) + 1
         pos += len(c.text)
+
+
+def _find_printed(text: str, printed: str, start: int) -> int:
+    """Where *printed* stands in *text* from *start* as a whole figure: a table's "8" GPUs, not the
+    8 inside the system name "G894-AD3-AAX7" a cell before it; the first occurrence otherwise."""
+    at = text.find(printed, start)
+    if at == -1 or not printed[:1].isdigit():
+        return at
+    whole = re.compile(rf"(?<![\w.,]){re.escape(printed)}(?![\w]|[.,]\d)")
+    m = whole.search(text, start)
+    return m.start() if m else at
 
 
 #: a lone surrogate: no character, and no UTF-8 file can hold it (YAML's "\ud800", a Jinja string's)
