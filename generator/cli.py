@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 
     from generator.check import CheckConfig, Finding
     from generator.project import Project
+    from generator.site.cache import CheckOutput, CheckOutputs
 
     CheckPaths = Callable[[list[Path]], list[Finding]]
 
@@ -314,15 +315,17 @@ def check(
 
         click.echo(rules_markdown(), nl=False)
         return
-    # imported here (see below); the checker's ~500 regular expressions made from the programs an
-    # earlier check kept (a tenth of a second of every check), before anything compiles them
-    from generator.lazy import keep_patterns
-
-    keep_patterns()
     editing = _EditorUse(ctx, paths, results, check_config, jobs, stdin_filename)
     if editing.stdin or fix or diff or watch:
+        _keep_patterns()
         editing.run(fmt, strict, fix=fix, diff=diff, watch=watch)
         return
+    project = _check_paths(ctx, paths)
+    kept = _kept_output(project, paths, results, check_config, fmt, strict)
+    if kept is not None and (hit := kept.lookup()) is not None:
+        _emit(hit)  # an unchanged article: what its last check printed, nothing imported
+        return
+    _keep_patterns()
     # imported here: --version and --help do not load multiprocessing
     from generator.article.ahead import CompileAhead
     from generator.workers import default_jobs
@@ -331,13 +334,13 @@ def check(
     # the named articles' templates compiled in another process while this one imports
     ahead = CompileAhead(files) if files and default_jobs(jobs) > 1 else None
     try:
-        project = _check_paths(ctx, paths)
         # imported only now: --help and --version do not load the checker; article files are
         # checked without pandas, folders with the site builder's run_checks
         from generator.site.checking import check_files
 
         findings = check_files(project, list(paths), results, config=check_config, jobs=jobs, ahead=ahead)
         if findings is None:
+            kept = None  # folders: checked by the site builder, nothing kept
             from generator.site.build import run_checks
 
             findings = run_checks(project, list(paths), results, config=check_config, jobs=jobs, ahead=ahead)
@@ -349,7 +352,44 @@ def check(
         from generator.check import CheckConfig
 
         rules_url = CheckConfig.load(check_config or project.data_file("check.toml")).rules_url
-    _print_findings(findings, fmt, strict, project.root, rules_url)
+    output = _report(findings, fmt, strict, project.root, rules_url)
+    if kept is not None and not any(f.rule in UNSETTLED for f in findings):
+        kept.store(output)
+    _emit(output)
+
+
+#: findings a check of the same inputs may not give again (an article that ran out of time or
+#: memory, a rule that failed): the output of a check with any is never kept
+UNSETTLED = ("MLP000", "MLP099")
+
+
+def _keep_patterns() -> None:
+    # imported here (see below); the checker's ~500 regular expressions made from the programs an
+    # earlier check kept (a tenth of a second of every check), before anything compiles them
+    from generator.lazy import keep_patterns
+
+    keep_patterns()
+
+
+def _kept_output(
+    project: Project,
+    paths: tuple[Path, ...],
+    results: Path | None,
+    config: Path | None,
+    fmt: str,
+    strict: bool,
+) -> CheckOutputs | None:
+    """Where the output of ``check PATHS`` is kept, by everything it depends on; None for folders
+    (and no paths) or a results folder that is not there (the check says why)."""
+    from generator.site.cache import CheckOutputs, check_output_key  # standard library only
+
+    folder = results if results is not None else project.sample_dir
+    if not paths or not folder.is_dir() or not all(p.is_file() for p in paths):
+        return None
+    options = (fmt, "strict" if strict else "")
+    key = check_output_key(project.root, list(paths), folder, config, options)
+    command = (str(project.root), *map(str, paths), str(results), str(config), *options)
+    return CheckOutputs(command, key)
 
 
 def _check_paths(ctx: click.Context, paths: tuple[Path, ...]) -> Project:
@@ -518,18 +558,30 @@ def _status(findings: list[Finding], strict: bool) -> int:
 def _print_findings(findings: list[Finding], fmt: str, strict: bool, root: Path, rules_url: str = "") -> None:
     """The findings in *fmt* (paths of SARIF and GitHub relative to the publication *root*, its
     rules linked at *rules_url*); exit 3 on an internal error, 1 when they fail the check."""
+    _emit(_report(findings, fmt, strict, root, rules_url))
+
+
+def _report(findings: list[Finding], fmt: str, strict: bool, root: Path, rules_url: str = "") -> CheckOutput:
+    """What :func:`_print_findings` prints, and its exit status."""
     from generator.check import failed  # see check()
     from generator.check.report import format_findings
+    from generator.site.cache import CheckOutput  # standard library only
 
-    click.echo(format_findings(findings, fmt, root, rules_url), nl=False)
+    err = ""
     if fmt == "text":
         n_err = sum(1 for f in findings if f.severity == "error")
         n_warn = sum(1 for f in findings if f.severity == "warning")
-        click.echo(f"{n_err} error(s), {n_warn} warning(s)", err=True)
-    if any(f.rule == "MLP099" for f in findings):
-        raise SystemExit(3)
-    if failed(findings, strict=strict):
-        raise SystemExit(1)
+        err = f"{n_err} error(s), {n_warn} warning(s)\n"
+    status = 3 if any(f.rule == "MLP099" for f in findings) else 1 if failed(findings, strict=strict) else 0
+    return CheckOutput(format_findings(findings, fmt, root, rules_url), err, status)
+
+
+def _emit(output: CheckOutput) -> None:
+    click.echo(output.out, nl=False)
+    if output.err:
+        click.echo(output.err, nl=False, err=True)
+    if output.status:
+        raise SystemExit(output.status)
 
 
 @main.command()
