@@ -315,17 +315,20 @@ def check(
 
         click.echo(rules_markdown(), nl=False)
         return
+    # imported here (see below); the checker's ~500 regular expressions (and YAML's) made from the
+    # programs an earlier check kept (a tenth of a second of every check), before anything compiles them
+    from generator.lazy import keep_patterns
+
+    keep_patterns()
     editing = _EditorUse(ctx, paths, results, check_config, jobs, stdin_filename)
     if editing.stdin or fix or diff or watch:
-        _keep_patterns()
         editing.run(fmt, strict, fix=fix, diff=diff, watch=watch)
         return
     project = _check_paths(ctx, paths)
     kept = _kept_output(project, paths, results, check_config, fmt, strict)
     if kept is not None and (hit := kept.lookup()) is not None:
-        _emit(hit)  # an unchanged article: what its last check printed, nothing imported
+        _emit(hit)  # an unchanged article: what its last check printed, the checker not imported
         return
-    _keep_patterns()
     # imported here: --version and --help do not load multiprocessing
     from generator.article.ahead import CompileAhead
     from generator.workers import default_jobs
@@ -338,7 +341,10 @@ def check(
         # checked without pandas, folders with the site builder's run_checks
         from generator.site.checking import check_files
 
-        findings = check_files(project, list(paths), results, config=check_config, jobs=jobs, ahead=ahead)
+        digest = kept.results if kept is not None else None
+        findings = check_files(
+            project, list(paths), results, config=check_config, jobs=jobs, ahead=ahead, digest=digest
+        )
         if findings is None:
             kept = None  # folders: checked by the site builder, nothing kept
             from generator.site.build import run_checks
@@ -363,14 +369,6 @@ def check(
 UNSETTLED = ("MLP000", "MLP099")
 
 
-def _keep_patterns() -> None:
-    # imported here (see below); the checker's ~500 regular expressions made from the programs an
-    # earlier check kept (a tenth of a second of every check), before anything compiles them
-    from generator.lazy import keep_patterns
-
-    keep_patterns()
-
-
 def _kept_output(
     project: Project,
     paths: tuple[Path, ...],
@@ -381,15 +379,16 @@ def _kept_output(
 ) -> CheckOutputs | None:
     """Where the output of ``check PATHS`` is kept, by everything it depends on; None for folders
     (and no paths) or a results folder that is not there (the check says why)."""
-    from generator.site.cache import CheckOutputs, check_output_key  # standard library only
+    from generator.site.cache import CheckOutputs, check_output_key, results_digest  # standard library only
 
     folder = results if results is not None else project.sample_dir
     if not paths or not folder.is_dir() or not all(p.is_file() for p in paths):
         return None
     options = (fmt, "strict" if strict else "")
-    key = check_output_key(project.root, list(paths), folder, config, options)
+    digest = results_digest(folder, project.data_dir)
+    key = check_output_key(project.root, list(paths), digest, config, options)
     command = (str(project.root), *map(str, paths), str(results), str(config), *options)
-    return CheckOutputs(command, key)
+    return CheckOutputs(command, key, digest)
 
 
 def _check_paths(ctx: click.Context, paths: tuple[Path, ...]) -> Project:

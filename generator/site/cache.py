@@ -291,26 +291,25 @@ class CheckOutput:
 def check_output_key(
     root: Path,
     articles: list[Path],
-    results: Path,
+    results: str,
     config: Path | None,
     options: tuple[str, ...],
 ) -> str:
     """A hash of everything the output of ``check ARTICLES`` depends on: the articles' names (as
     given, from this folder) and bytes, the publication (its folder, mkdocs.yml, and every file of
-    its data folder), the results folder (its real path and every file in it), the checker
+    its data folder), the results (*results*: their :func:`results_digest`), the checker
     configuration, the options, and the code (the generator's source and packaged defaults, the
     installed packages and the interpreter)."""
-    h = hashlib.sha256(f"{OUTPUTS_FORMAT}\0{sys.version}\0{code_version()}\0".encode())
+    h = hashlib.sha256(f"{OUTPUTS_FORMAT}\0{sys.version}\0{code_version()}\0{results}\0".encode())
     hash_inputs(h, CODE_DIR / "defaults", "defaults")
     h.update("\0".join(_installed()).encode())
-    h.update(f"\0{os.getcwd()}\0{root.resolve()}\0{results.resolve()}\0{config}\0{options}\0".encode())
+    h.update(f"\0{os.getcwd()}\0{root.resolve()}\0{config}\0{options}\0".encode())
     mkdocs = root / "mkdocs.yml"
     hash_file(h, mkdocs, "mkdocs.yml")
     with contextlib.suppress(OSError):
         if b"!ENV" in mkdocs.read_bytes():  # the site's name may come from the environment
             h.update(repr(sorted(os.environ.items())).encode())
     hash_inputs(h, root / "data", "data")
-    hash_inputs(h, results, "results")
     if config is not None:
         hash_file(h, config, "config")
     for p in articles:
@@ -334,11 +333,15 @@ class CheckOutputs:
     printed, byte for byte, without importing the checker. Only an output the inputs decide is
     kept (see :meth:`store`)."""
 
-    def __init__(self, command: tuple[str, ...], key: str, directory: Path | None = None) -> None:
+    def __init__(
+        self, command: tuple[str, ...], key: str, results: str, directory: Path | None = None
+    ) -> None:
         self.dir = directory or user_cache_dir() / "outputs"
         name = hashlib.sha256(repr((os.getcwd(), command)).encode()).hexdigest()[:32]
         self.path = self.dir / f"{name}.json"
         self.key = key
+        #: the results' digest (:func:`results_digest`), made once for the key and the check
+        self.results = results
 
     def lookup(self) -> CheckOutput | None:
         payload = read_signed(self.path)
