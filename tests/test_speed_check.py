@@ -9,8 +9,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
+from generator import __version__, cli
 from generator.cli import main
 
 from .conftest import ROOT, TINY_ROWS, write_results
@@ -69,3 +71,47 @@ def test_a_check_in_a_process_that_is_not_its_own_leaves_the_collector_as_it_was
     )
     assert res.exit_code in (0, 1), res.output
     assert gc.isenabled() and gc.get_freeze_count() == frozen
+
+
+def test_a_command_ends_its_process_with_its_status_and_its_output(tmp_path: Path) -> None:
+    project = tiny_project(tmp_path)
+    results = write_results(tmp_path / "results", TINY_ROWS)
+    article = project.content_dir / "release.md"
+    article.write_text("Our MLPerf® Inference v6.1 results are in.\n", "utf-8")
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "XDG_CACHE_HOME": str(tmp_path / "xdg")}
+
+    def gpu_insights(*args: str) -> subprocess.CompletedProcess[str]:
+        cmd = [sys.executable, "-c", "from generator.cli import run; run()", *args]
+        return subprocess.run(cmd, cwd=project.root, env=env, capture_output=True, text=True)
+
+    for _ in range(2):  # checked, then printed from the kept output
+        found = gpu_insights("check", str(article), "--results", str(results))
+        assert (found.returncode, found.stderr) == (1, "1 error(s), 0 warning(s)\n")
+        assert found.stdout.startswith(f"{article}:1:5 MLP028 error: ")
+    usage = gpu_insights("check", str(tmp_path / "nowhere.md"))
+    assert usage.returncode == 2 and "Error: Invalid value for '[PATHS]...'" in usage.stderr
+    version = gpu_insights("--version")
+    assert (version.returncode, version.stdout, version.stderr) == (
+        0,
+        f"gpu-insights, version {__version__}\n",
+        "",
+    )
+
+
+def test_the_last_exit_handler_ends_the_process_with_the_command_s_status(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    ended: list[int] = []
+    monkeypatch.setattr(cli.os, "_exit", ended.append)
+    for status, code in ((1, 1), (0, None), (2, 2)):
+        monkeypatch.setattr(cli, "_STATUS", [code])
+        cli._at_exit()
+        assert ended.pop() == status
+    frozen = gc.get_freeze_count()
+    try:
+        for odd in ([], ["a message, not a status"]):  # not ended by a status: the interpreter ends it
+            monkeypatch.setattr(cli, "_STATUS", odd)
+            cli._at_exit()
+            assert ended == [] and gc.get_freeze_count() >= frozen
+    finally:
+        gc.unfreeze()
