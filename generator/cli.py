@@ -14,6 +14,7 @@ from __future__ import annotations
 import atexit
 import contextlib
 import gc
+import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -28,6 +29,7 @@ if TYPE_CHECKING:
 
     from generator.check import CheckConfig, Finding
     from generator.project import Project
+    from generator.site.cache import CheckOutput, CheckOutputs
 
     CheckPaths = Callable[[list[Path]], list[Finding]]
 
@@ -68,6 +70,8 @@ WATCH_HELP = "Check again on each save of the articles (Ctrl-C stops, exit 0)."
 def main(ctx: click.Context, config: Path | None) -> None:
     """Per-GPU benchmark articles from official MLPerf(R) Inference results."""
     ctx.obj = config
+    if ctx.invoked_subcommand != "check":  # check turns the collector on after its imports
+        gc.enable()
 
 
 def _project(ctx: click.Context) -> Project:
@@ -314,14 +318,20 @@ def check(
 
         click.echo(rules_markdown(), nl=False)
         return
-    # imported here (see below); the checker's ~500 regular expressions made from the programs an
-    # earlier check kept (a tenth of a second of every check), before anything compiles them
+    # imported here (see below); the checker's ~500 regular expressions (and YAML's) made from the
+    # programs an earlier check kept (a tenth of a second of every check), before anything compiles them
     from generator.lazy import keep_patterns
 
     keep_patterns()
     editing = _EditorUse(ctx, paths, results, check_config, jobs, stdin_filename)
     if editing.stdin or fix or diff or watch:
+        gc.enable()
         editing.run(fmt, strict, fix=fix, diff=diff, watch=watch)
+        return
+    project = _check_paths(ctx, paths)
+    kept = _kept_output(project, paths, results, check_config, fmt, strict)
+    if kept is not None and (hit := kept.lookup()) is not None:
+        _emit(hit)  # an unchanged article: what its last check printed, the checker not imported
         return
     # imported here: --version and --help do not load multiprocessing
     from generator.article.ahead import CompileAhead
@@ -331,13 +341,17 @@ def check(
     # the named articles' templates compiled in another process while this one imports
     ahead = CompileAhead(files) if files and default_jobs(jobs) > 1 else None
     try:
-        project = _check_paths(ctx, paths)
         # imported only now: --help and --version do not load the checker; article files are
         # checked without pandas, folders with the site builder's run_checks
         from generator.site.checking import check_files
 
-        findings = check_files(project, list(paths), results, config=check_config, jobs=jobs, ahead=ahead)
+        _collect_from_now()
+        digest = kept.results if kept is not None else None
+        findings = check_files(
+            project, list(paths), results, config=check_config, jobs=jobs, ahead=ahead, digest=digest
+        )
         if findings is None:
+            kept = None  # folders: checked by the site builder, nothing kept
             from generator.site.build import run_checks
 
             findings = run_checks(project, list(paths), results, config=check_config, jobs=jobs, ahead=ahead)
@@ -349,7 +363,47 @@ def check(
         from generator.check import CheckConfig
 
         rules_url = CheckConfig.load(check_config or project.data_file("check.toml")).rules_url
-    _print_findings(findings, fmt, strict, project.root, rules_url)
+    output = _report(findings, fmt, strict, project.root, rules_url)
+    if kept is not None and not any(f.rule in UNSETTLED for f in findings):
+        kept.store(output)
+    _emit(output)
+
+
+def _collect_from_now() -> None:
+    """In a process that is this check alone (started by :func:`run`, the collector off until
+    the imports are done), collect again from now on, leaving out for good what exists now (the
+    modules imported, their classes and functions): no pass over the check's own objects goes
+    over them too."""
+    if not gc.isenabled():
+        gc.freeze()
+        gc.enable()
+
+
+#: findings a check of the same inputs may not give again (an article that ran out of time or
+#: memory, a rule that failed): the output of a check with any is never kept
+UNSETTLED = ("MLP000", "MLP099")
+
+
+def _kept_output(
+    project: Project,
+    paths: tuple[Path, ...],
+    results: Path | None,
+    config: Path | None,
+    fmt: str,
+    strict: bool,
+) -> CheckOutputs | None:
+    """Where the output of ``check PATHS`` is kept, by everything it depends on; None for folders
+    (and no paths) or a results folder that is not there (the check says why)."""
+    from generator.site.cache import CheckOutputs, check_output_key, results_digest  # standard library only
+
+    folder = results if results is not None else project.sample_dir
+    if not paths or not folder.is_dir() or not all(p.is_file() for p in paths):
+        return None
+    options = (fmt, "strict" if strict else "")
+    digest = results_digest(folder, project.data_dir)
+    key = check_output_key(project.root, list(paths), digest, config, options)
+    command = (str(project.root), *map(str, paths), str(results), str(config), *options)
+    return CheckOutputs(command, key, digest)
 
 
 def _check_paths(ctx: click.Context, paths: tuple[Path, ...]) -> Project:
@@ -518,18 +572,30 @@ def _status(findings: list[Finding], strict: bool) -> int:
 def _print_findings(findings: list[Finding], fmt: str, strict: bool, root: Path, rules_url: str = "") -> None:
     """The findings in *fmt* (paths of SARIF and GitHub relative to the publication *root*, its
     rules linked at *rules_url*); exit 3 on an internal error, 1 when they fail the check."""
+    _emit(_report(findings, fmt, strict, root, rules_url))
+
+
+def _report(findings: list[Finding], fmt: str, strict: bool, root: Path, rules_url: str = "") -> CheckOutput:
+    """What :func:`_print_findings` prints, and its exit status."""
     from generator.check import failed  # see check()
     from generator.check.report import format_findings
+    from generator.site.cache import CheckOutput  # standard library only
 
-    click.echo(format_findings(findings, fmt, root, rules_url), nl=False)
+    err = ""
     if fmt == "text":
         n_err = sum(1 for f in findings if f.severity == "error")
         n_warn = sum(1 for f in findings if f.severity == "warning")
-        click.echo(f"{n_err} error(s), {n_warn} warning(s)", err=True)
-    if any(f.rule == "MLP099" for f in findings):
-        raise SystemExit(3)
-    if failed(findings, strict=strict):
-        raise SystemExit(1)
+        err = f"{n_err} error(s), {n_warn} warning(s)\n"
+    status = 3 if any(f.rule == "MLP099" for f in findings) else 1 if failed(findings, strict=strict) else 0
+    return CheckOutput(format_findings(findings, fmt, root, rules_url), err, status)
+
+
+def _emit(output: CheckOutput) -> None:
+    click.echo(output.out, nl=False)
+    if output.err:
+        click.echo(output.err, nl=False, err=True)
+    if output.status:
+        raise SystemExit(output.status)
 
 
 @main.command()
@@ -706,14 +772,40 @@ def docs(ctx: click.Context, write: bool) -> None:
 
 
 def run() -> None:
-    """The ``gpu-insights`` command. Its process ends with the command: the last full pass of
-    Python's collector at exit (a fifth of a second once pandas is loaded) is skipped for what
-    the command left, after a pass over the young generations (every resource a command holds
-    is closed by the command itself: files in ``with`` blocks, workers stopped and joined)."""
-    atexit.register(_freeze_at_exit)
-    main()
+    """The ``gpu-insights`` command. Its process ends with the command (see :func:`_at_exit`).
+    The collector is off while the command line and the modules load (all they make lives as
+    long as the process: ~130 passes found nothing, 20-30 ms of a ``check``); each command
+    turns it on before its own work (``check`` after its imports: see :func:`_collect_from_now`)."""
+    atexit.register(_at_exit)  # registered first: run last, after every other exit handler
+    gc.disable()
+    try:
+        main()
+    except SystemExit as exc:
+        _STATUS.append(exc.code)
+        raise
 
 
-def _freeze_at_exit() -> None:
+#: the status the command ended with (its SystemExit's code), once it has
+_STATUS: list[object] = []
+
+
+def _at_exit() -> None:
+    """The last exit handler: every other one has run (workers joined, caches saved, logs
+    flushed), and every resource a command holds is closed by the command itself (files in
+    ``with`` blocks, workers stopped and joined). So the process ends here with the command's
+    status, its output flushed, without the interpreter's teardown of its modules one by one
+    (10-15 ms once the checker is loaded) nor its last full pass of the collector (a fifth of a
+    second once pandas is loaded). Where the output cannot be flushed (a closed pipe), or the
+    command ended otherwise, the interpreter ends the process as always, after a pass over the
+    young generations only."""
+    code = _STATUS[0] if _STATUS else "not ended by SystemExit"
+    if code is None or isinstance(code, int):
+        try:
+            sys.stdout.flush()
+            sys.stderr.flush()
+        except (OSError, ValueError):
+            pass
+        else:
+            os._exit(code or 0)
     gc.collect(1)
     gc.freeze()

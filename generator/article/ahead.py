@@ -2,9 +2,11 @@
 
 ``gpu-insights check article.md`` spends half a second importing pandas and the checker
 before it renders; compiling the reference article's template takes another tenth. A
-process forked at the command's start (:class:`CompileAhead`) imports only the template
-environment and compiles the named articles meanwhile, on the other core; the command then
-renders from that code (:attr:`Renderer.compiled <generator.article.render.Renderer>`).
+process forked at the command's start (:class:`CompileAhead`), once the template environment
+is imported (the command imports it anyway: the helper, which has it from the fork, does not
+import it a second time on a busy machine's cores), compiles the named articles meanwhile, on
+the other core; the command then renders from that code
+(:attr:`Renderer.compiled <generator.article.render.Renderer>`).
 
 Only a head start, never a different result: the code is what rendering compiles itself (the
 same environment and function; a template's constant output goes through the same
@@ -26,6 +28,8 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from types import CodeType
 
+from generator.article.frontmatter import load_article
+from generator.article.sandbox import Limits, compile_template, make_environment, printable
 from generator.workers import die_with_parent, limit_memory
 
 #: articles a command compiles ahead at most (more are left to the rendering workers)
@@ -98,11 +102,6 @@ class CompileAhead:
 def _compile_all(conn: Connection, paths: list[Path], parent: int) -> None:
     """Helper body: compile each article, send it; ``None`` when done."""
     die_with_parent(parent)
-    # imported here, in the helper only: the command's own process imports them later, with
-    # everything else (meanwhile, the helper uses the other core)
-    from generator.article.frontmatter import load_article
-    from generator.article.sandbox import Limits, compile_template, make_environment, printable
-
     limits = Limits()
     signal.setitimer(signal.ITIMER_REAL, limits.seconds)  # the default action ends the helper
     limit_memory(limits.memory_bytes)

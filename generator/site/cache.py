@@ -14,20 +14,22 @@ from __future__ import annotations
 import contextlib
 import functools
 import hashlib
+import json
 import os
 import pickle
+import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from generator import __version__
-from generator.article.render import Rendered, Renderer
-from generator.check.vocabulary import Mentions
-from generator.signing import read_signed, write_signed
+from generator.signing import read_signed, user_cache_dir, write_signed
 from generator.site.digest import hash_file, hash_inputs
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # standard library only at run time: a check whose output is kept imports no more
+    from generator.article.render import Rendered, Renderer
+    from generator.check.vocabulary import Mentions
     from generator.data.rowquery import RowQueries
     from generator.data.table import ResultsTable
 
@@ -104,6 +106,9 @@ class RenderCache:
 
 def _rendering(blob: bytes) -> Rendered | None:
     """The rendering pickled in a verified entry (see :func:`_read_pickle`); None if it does not load."""
+    # imported here: the module stays standard-library-only for a check whose output is kept
+    from generator.article.render import Rendered
+
     try:
         rendered = pickle.loads(blob)  # noqa: S301 - inside an entry signed with this user's key
     except (pickle.UnpicklingError, EOFError, AttributeError, ImportError, TypeError, ValueError):
@@ -265,3 +270,106 @@ class CheckCache:
         found = check(rendered)
         _write_pickle(path, (key, found))
         return found
+
+
+#: the layout of a kept check output; a file of another layout is ignored
+OUTPUTS_FORMAT = 1
+#: check outputs the user cache keeps (one per command: its folder, articles and options), the
+#: least recently written removed beyond this many
+KEEP_OUTPUTS = 256
+
+
+@dataclass(frozen=True)
+class CheckOutput:
+    """What one ``gpu-insights check`` printed and how it ended."""
+
+    out: str
+    err: str
+    status: int
+
+
+def check_output_key(
+    root: Path,
+    articles: list[Path],
+    results: str,
+    config: Path | None,
+    options: tuple[str, ...],
+) -> str:
+    """A hash of everything the output of ``check ARTICLES`` depends on: the articles' names (as
+    given, from this folder) and bytes, the publication (its folder, mkdocs.yml, and every file of
+    its data folder), the results (*results*: their :func:`results_digest`), the checker
+    configuration, the options, and the code (the generator's source and packaged defaults, the
+    installed packages and the interpreter)."""
+    h = hashlib.sha256(f"{OUTPUTS_FORMAT}\0{sys.version}\0{code_version()}\0{results}\0".encode())
+    hash_inputs(h, CODE_DIR / "defaults", "defaults")
+    h.update("\0".join(_installed()).encode())
+    h.update(f"\0{os.getcwd()}\0{root.resolve()}\0{config}\0{options}\0".encode())
+    mkdocs = root / "mkdocs.yml"
+    hash_file(h, mkdocs, "mkdocs.yml")
+    with contextlib.suppress(OSError):
+        if b"!ENV" in mkdocs.read_bytes():  # the site's name may come from the environment
+            h.update(repr(sorted(os.environ.items())).encode())
+    hash_inputs(h, root / "data", "data")
+    if config is not None:
+        hash_file(h, config, "config")
+    for p in articles:
+        hash_file(h, p, f"article {p}")
+    return h.hexdigest()
+
+
+def _installed() -> list[str]:
+    """The distributions (name and version) installed where this interpreter imports from."""
+    names: list[str] = []
+    for entry in sys.path:
+        with contextlib.suppress(OSError):
+            names += sorted(n for n in os.listdir(entry or ".") if n.endswith((".dist-info", ".egg-info")))
+    return names
+
+
+class CheckOutputs:
+    """The outputs of ``gpu-insights check`` of article files, in the user cache
+    (``outputs/<hash of the command>.json``), each with the key of everything it depends on
+    (:func:`check_output_key`): checking an unchanged article again prints what the last check
+    printed, byte for byte, without importing the checker. Only an output the inputs decide is
+    kept (see :meth:`store`)."""
+
+    def __init__(
+        self, command: tuple[str, ...], key: str, results: str, directory: Path | None = None
+    ) -> None:
+        self.dir = directory or user_cache_dir() / "outputs"
+        name = hashlib.sha256(repr((os.getcwd(), command)).encode()).hexdigest()[:32]
+        self.path = self.dir / f"{name}.json"
+        self.key = key
+        #: the results' digest (:func:`results_digest`), made once for the key and the check
+        self.results = results
+
+    def lookup(self) -> CheckOutput | None:
+        payload = read_signed(self.path)
+        try:
+            data = json.loads(payload) if payload is not None else None
+        except ValueError:
+            return None
+        if not isinstance(data, dict) or data.get("format") != OUTPUTS_FORMAT or data.get("key") != self.key:
+            return None
+        out, err, status = data.get("out"), data.get("err"), data.get("status")
+        if not (isinstance(out, str) and isinstance(err, str) and status in (0, 1)):
+            return None
+        return CheckOutput(out, err, status)
+
+    def store(self, output: CheckOutput) -> None:
+        """Keep *output* (a check that ended with status 0 or 1: one that failed or ran out of time is
+        checked again next time)."""
+        if output.status not in (0, 1):
+            return
+        text = json.dumps(
+            {
+                "format": OUTPUTS_FORMAT,
+                "key": self.key,
+                "out": output.out,
+                "err": output.err,
+                "status": output.status,
+            }
+        )
+        with contextlib.suppress(OSError):  # a read-only cache: checked again next time
+            write_signed(self.path, text.encode("utf-8"))
+            _keep_newest(self.dir.glob("*.json"), KEEP_OUTPUTS)

@@ -88,22 +88,23 @@ def check_files(
     jobs: int | None = None,
     ahead: CompileAhead | None = None,
     cached: bool = True,
+    digest: str | None = None,
 ) -> list[Finding] | None:
     """The findings of articles *paths* (files, not folders: templates or hand-written), checked
     without pandas, from the rows cache; None when any of them is a folder (or no path is given,
     or the results folder is not there): then :func:`generator.site.build.run_checks` checks
     them. Templates render as run_checks renders them (in workers, with the build's render and
     chart caches, from the code *ahead* compiled); hand-written text renders here. Not *cached*:
-    nothing is kept of these articles (temporary copies: ``check -``, the passes of ``check --fix``)."""
+    nothing is kept of these articles (temporary copies: ``check -``, the passes of ``check --fix``).
+    *digest*: the results' :func:`~generator.site.cache.results_digest`, when the caller made it."""
     folder = results if results is not None else project.sample_dir
     if not paths or not folder.is_dir() or any(p.is_dir() for p in paths):
         return None
     for p in paths:
         check_article_file(p)
     manifest = load_manifest(project.data_dir)
-    table, _ = cached_rows(
-        folder, results_digest(folder, project.data_dir), lambda: _load(project, manifest, results)
-    )
+    digest = digest or results_digest(folder, project.data_dir)
+    table, _ = cached_rows(folder, digest, lambda: _load(project, manifest, results))
     if not table.rounds:
         return None  # the full check says why
     sample = (folder / "SAMPLE").exists()
