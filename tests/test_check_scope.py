@@ -2208,3 +2208,40 @@ def test_places_ratings_settings_counts_and_business_figures_are_no_typed_result
     )
     path = article(tmp_path, body, FRONT)
     assert [f.severity for f in check(path, official, manifest) if f.rule == "MLP019"] == expected
+
+
+def test_a_notes_entry_one_keystroke_from_the_values_is_a_mistyped_id(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    """Note [1] cites 6.1-0068 for MiTAC's 104,541, which is 6.1-0069's: one finding at the ID,
+    not one per value; a marker glued to a word ("second[1]") is a marker."""
+    body = (
+        "MiTAC's eight-GPU MI355X system delivered 104,541 tokens per second[1] on Llama 2 70B (99.9%) "
+        "Server in MLPerf® Inference v6.1 Closed. Again: 104,541 tokens per second.[1]\n\n"
+        "[1] MLPerf® Inference v6.1 Closed Datacenter, Llama2-70b-99.9, Server. Retrieved from "
+        "https://mlcommons.org/benchmarks/inference-datacenter/ on 2 October 2026, entry 6.1-0068. "
+        + LEGEND
+        + "\n"
+    )
+    path = article(tmp_path, body, FRONT)
+    found = [(f.rule, f.line) for f in check(path, official, manifest) if f.severity == "error"]
+    assert found == [("MLP021", 8)]  # the note's line
+
+
+def test_a_scope_note_beside_a_generated_note_and_a_tenders_points(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    """ "[^scope]: Scope of the list: ..." over a list its generated note cites is a note on scope;
+    a tender's points ("25 of the 100 points", "| C3 points |", "within 5% ... earns 25") are
+    no results."""
+    body = (
+        "Criterion C3 carries 25 of the 100 points. Within 5% of the best row earns 25 points.\n\n"
+        "In the Closed division, Dell submitted two systems:[^scope]\n\n"
+        '- a server ({{ entry("6.1-0052", "gpt-oss-120b", "Server") }}) at '
+        '{{ result("6.1-0052", "gpt-oss-120b", "Server") }} tokens/s.\n\n{{ cite() }}\n\n'
+        "| Family | C3 points |\n|---|--:|\n| B300 | 25 |\n\n"
+        "[^scope]: Scope of the list: MLPerf® Inference v6.1, Closed division, gpt-oss-120b, Server.\n\n"
+        "{{ footnotes() }}\n"
+    )
+    path = article(tmp_path, body, FRONT)
+    assert [f.rule for f in check(path, official, manifest) if f.rule in ("MLP003", "MLP019")] == []

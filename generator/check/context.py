@@ -372,12 +372,12 @@ class Context:
         elif matches and unknown and not {r.result_id for mt in matches for r in mt.rows} & said:
             c.misattributed = tuple(sorted(unknown))  # "(entry 6.1-0168)": a typo of the real entry
         elif matches and len(said) == 1 and not {r.result_id for mt in matches for r in mt.rows} & said:
-            # its note cites one entry, which ran none of the value's benchmark: the ID is wrong
-            benches = {r.benchmark for mt in matches for r in mt.rows}
-            wrong = {
-                e for e in said - unknown if not any(r.benchmark in benches for r in self.matcher.by_id[e])
-            }
-            c.misattributed = tuple(sorted(wrong))
+            # its note cites one entry, a keystroke from the value's own, which does not give it:
+            # the ID is mistyped ("6.1-0068" for 6.1-0069); another entry is an uncited value's
+            real = {r.result_id for mt in matches for r in mt.rows}
+            c.misattributed = tuple(
+                sorted(e for e in said - unknown if any(_one_keystroke(e, x) for x in real))
+            )
         if matches:
             c.rows = tuple(dict.fromkeys(r for mt in matches for r in mt.rows))
             c.kind = matches[0].kind if len({mt.kind for mt in matches}) == 1 else c.kind
@@ -678,6 +678,14 @@ def _inherit_units(claims: list[Claim], column: str) -> None:
             c.kind = "result" if c.unit == "throughput" else "per_gpu"
         if c.unit:
             prev = c
+
+
+def _one_keystroke(a: str, b: str) -> bool:
+    """Whether two entry IDs of one round differ by one digit or two swapped neighbours."""
+    if a.split("-")[0] != b.split("-")[0] or len(a) != len(b) or a == b:
+        return False
+    diff = [i for i in range(len(a)) if a[i] != b[i]]
+    return len(diff) == 1 or (len(diff) == 2 and diff[1] == diff[0] + 1 and a[diff[0]] == b[diff[1]])
 
 
 def _difference_words(c: Claim) -> bool:

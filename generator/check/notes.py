@@ -20,7 +20,9 @@ GENERATED_MARKER = re.compile(r"\[\^?\\\[(\d+)\\\]\]\(#mlperf-fn-(\d+)\)")
 #: a Markdown footnote reference; "[^1]:" is a definition at the start of a line only ("the
 #: following verified results[^1]:" refers to the note)
 MD_MARKER = re.compile(r"\[\^([^\]\s]+)\](?!:)|(?<=\S)\[\^([^\]\s]+)\](?=:)")
-BRACKET_MARKER = re.compile(r"(?<![\w\\\[])\^?\[(\d{1,2})\](?![(:\w])")
+BRACKET_MARKER = re.compile(
+    r"(?<![\\\[_])\^?\[(\d{1,2})\](?![(:\w])"
+)  # "tokens per second[1]", "results [1]"
 SUPERSCRIPT = {"¹": "1", "²": "2", "³": "3", "⁴": "4", "⁵": "5", "⁶": "6", "⁷": "7", "⁸": "8", "⁹": "9"}
 SUPER_MARKER = re.compile(r"(?<=[\w.,;:)%×”\"])([¹²³⁴⁵⁶⁷⁸⁹]+)")
 #: a hand-written note's label: "[1]", "1.", "1)", "¹" (not a clause number "4.1 This ...")

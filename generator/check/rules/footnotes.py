@@ -374,9 +374,10 @@ def footnote_incomplete(ctx: Context) -> Iterator[Issue]:
     ID; and the trademark legend.
 
     A note on method about entries a complete note already cites ("[2] Tokens per watt is
-    computed from the result and measured power of entry 5.1-0061") adds to that note: it needs
-    only the legend, unless one closes the notes, and lacking it is a warning (the complete
-    note gives the legend, and §2 asks for it "in a footnote")."""
+    computed from the result and measured power of entry 5.1-0061"), or a note on the scope of
+    results a complete note cites ("[^scope]: Scope of the list: ..."), adds to that note: it
+    needs only the legend, unless one closes the notes or the complete note carries it, and
+    lacking it is a warning (§2 asks for it "in a footnote")."""
     notes = [n for n in ctx.notes.notes if not n.generated and n.cites_results]
     missing = {n.label: _missing(n, ctx) for n in notes}
     complete = {
@@ -384,7 +385,7 @@ def footnote_incomplete(ctx: Context) -> Iterator[Issue]:
     }
     for n in notes:
         whats = missing[n.label]
-        on_method = bool(n.entries) and n.entries <= complete
+        on_method = bool(n.entries) and n.entries <= complete or _beside_complete(ctx, n, complete)
         if on_method and whats:
             whats = [w for w in whats if w == "lacks the trademark legend"]
         for what in whats:
@@ -393,6 +394,24 @@ def footnote_incomplete(ctx: Context) -> Iterator[Issue]:
             )
             # the complete note of its entries carries the legend: §2 asks for it "in a footnote"
             yield replace(issue, undecided=True) if on_method else issue
+
+
+def _beside_complete(ctx: Context, n: Note, complete: set[str]) -> bool:
+    """A note citing no entry whose markers stand where a complete note's entries are printed
+    ("... two quite different systems:[^scope]" over a list its generated note cites): a note on
+    the scope of those results, not a second citation of them."""
+    if n.entries:
+        return False
+    printed = {e for m in ctx.notes.markers if m.label == n.label for e in _named(ctx, m.block)}
+    printed |= {
+        e
+        for m in ctx.notes.markers
+        if m.label == n.label
+        for x in ctx.doc.blocks
+        if x.kind == "item" and ctx.doc.list_lead(x) is m.block
+        for e in _named(ctx, x)
+    }
+    return bool(printed) and printed <= complete
 
 
 @rule(
@@ -500,7 +519,9 @@ def entry_mismatch(ctx: Context) -> Iterator[Issue]:
     """Reports an entry ID cited for a benchmark or scenario it has no result for, and an entry
     ID printed beside a value its row does not give when another entry's row does (two IDs
     swapped between two systems; an ID mistyped as another existing entry), naming the entry
-    that gives the value.
+    that gives the value; so is a note's one entry a keystroke from the entry that gives the
+    values it is cited for ("[1] ... entry 6.1-0068" for 6.1-0069's 104,541), once, at the note
+    (a note citing an unrelated entry leaves the value uncited: MLP030).
 
     The sentence (or footnote) names benchmarks and scenarios; an entry it cites must have
     run at least one of them. In a sentence that types several IDs and several values, each
@@ -527,6 +548,7 @@ def entry_mismatch(ctx: Context) -> Iterator[Issue]:
                 done.add((id(b), m.start()))
                 yield at(b, m.start(), issue, "cite the entry that ran that benchmark and scenario")
     yield from _values_of_other_entries(ctx, done)
+    yield from _notes_other_entry(ctx, done)
     for cell, index, e, c in row_id_mismatches(ctx):
         if (id(cell), index) not in done:
             r = c.rows[0]
@@ -536,6 +558,34 @@ def entry_mismatch(ctx: Context) -> Iterator[Issue]:
                 f"entry {e} does not give {c.text}, printed in its table row: {c.text} is the {r.benchmark} {r.scenario} result of {r.result_id}",
                 "cite each row's own entry",
             )
+
+
+def _notes_other_entry(ctx: Context, done: set[tuple[int, int]]) -> Iterator[Issue]:
+    """The one entry a note cites for values another entry gives ("[1] ... entry 6.1-0068" for
+    the 104,541 of 6.1-0069): the ID mistyped as another existing entry, reported once, at it."""
+    for n in ctx.notes.notes:
+        if n.generated or len(n.entries) != 1:
+            continue
+        for b in n.blocks:
+            for m in ENTRY.finditer(b.text):
+                owner = [
+                    c
+                    for c in ctx.claims
+                    if m.group(0) in c.misattributed
+                    and c.rows
+                    and not ctx.mentions(c.block, c.sentence).entries
+                ]
+                if not owner or (id(b), m.start()) in done:
+                    continue
+                done.add((id(b), m.start()))
+                r = owner[0].rows[0]
+                yield at(
+                    b,
+                    m.start(),
+                    f"entry {m.group(0)} does not give {owner[0].text}, which its note is cited for: "
+                    f"{owner[0].text} is the {r.benchmark} {r.scenario} result of {r.result_id}",
+                    "cite each value's own entry",
+                )
 
 
 def row_id_mismatches(ctx: Context) -> list[tuple[Block, int, str, Claim]]:

@@ -124,6 +124,8 @@ def _not_a_number(ctx: Context, c: Claim, clauses: set[str]) -> bool:
         return True  # "that 6.1 setting", "treats 6.1 results as comparable": a round's name
     if _in_formula(c):
         return True  # "price × 1,000,000 ÷ (tokens per second × 3,600 × utilization)": a unit conversion
+    if _scoring(ctx, c):
+        return True  # "carries 25 of the 100 points", "| C3 points |", "within 5% ... earns 25"
     return (
         _allowed(ctx, c)
         or (_clause(c.text, clauses) and not c.suffix and not c.unit)
@@ -133,6 +135,31 @@ def _not_a_number(ctx: Context, c: Claim, clauses: set[str]) -> bool:
         or _power_setting(ctx, c)
         or ctx.echoes_quote(c)  # "... 'about 2% faster' ... not 2%": the quoted figure, named again
     )
+
+
+def _scoring(ctx: Context, c: Claim) -> bool:
+    """A number of a scoring scheme, not a result: points of a tender's criterion ("carries 25 of
+    the 100 points", "earns 25"), a value in a points, grade or weight column, a band's threshold
+    ("within 5% of the best row earns 25")."""
+    b, after = c.block, c.block.text[c.index + len(c.text) : c.index + len(c.text) + 60]
+    before = b.text[max(0, c.index - 30) : c.index]
+    if b.table >= 0 and b.row > 0:
+        header = ctx.doc.header_of(b)
+        if header is not None and SCORING_HEADER.search(header.text):
+            return True
+    if POINTS_AFTER.match(after) or (AWARDS_BEFORE.search(before) and POINTS.search(b.words(c.sentence))):
+        return True
+    return bool(c.suffix) and bool(BAND_AFTER.match(after)) and bool(POINTS.search(b.words(c.sentence)))
+
+
+#: a column of a scoring scheme: "C3 points", "Grade", "Weight", "Marks"
+SCORING_HEADER = re.compile(r"\b(?:points?|grades?|weights?|weighting|marks|rank(?:ing)?)\b", re.I)
+#: "25 of the 100 points", "25 of 100"
+POINTS_AFTER = re.compile(r"^\s{1,3}of\s{1,3}(?:the\s{1,3})?\d{1,4}\s{1,3}(?:points|marks)\b", re.I)
+AWARDS_BEFORE = re.compile(r"\b(?:earns?|receives?|awarded|gets?|scores?|worth)\s{1,3}$", re.I)
+POINTS = re.compile(r"\b(?:points?|marks|band|grade)\b", re.I)
+#: a band's threshold: "within 5% of the best cited row earns 25"
+BAND_AFTER = re.compile(r"^(?:[^.;]|\.(?=\d)){0,60}?\b(?:earns?|gets?|scores?|receives?)\b", re.I)
 
 
 def _typed_verdict(ctx: Context, c: Claim) -> Issue | None:
