@@ -568,6 +568,8 @@ def _notes_other_entry(ctx: Context, done: set[tuple[int, int]]) -> Iterator[Iss
             continue
         for b in n.blocks:
             for m in ENTRY.finditer(b.text):
+                if ctx.matcher is None or m.group(0) not in ctx.matcher.by_id:
+                    continue  # an ID no loaded round has is MLP017's
                 owner = [
                     c
                     for c in ctx.claims
