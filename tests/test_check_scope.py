@@ -2245,3 +2245,39 @@ def test_a_scope_note_beside_a_generated_note_and_a_tenders_points(
     )
     path = article(tmp_path, body, FRONT)
     assert [f.rule for f in check(path, official, manifest) if f.rule in ("MLP003", "MLP019")] == []
+
+
+def test_the_rounds_highest_a_factor_of_about_and_which_is_the_official_score(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    """ "the round's highest per-GPU rate" claims the round (a one-GPU system is higher per GPU);
+    "fell by a factor of about 30" is a ratio of the rows above; ", which is the official MLPerf®
+    per-accelerator score" calls a derived value official."""
+    highest = (
+        "In MLPerf® Inference v6.1 (Closed division, Available category, Whisper, Offline), VibeHPC's "
+        'eight-GPU DGX B300 posted the round\'s highest per-GPU Whisper rate, {{ per_gpu("6.1-0104", "whisper", '
+        '"Offline") }} samples per second per GPU (derived).{{ cite() }}\n\n{{ footnotes() }}\n'
+    )
+    found = findings(tmp_path, highest, official, manifest, "MLP026")
+    assert len(found) == 1 and "6.1-0103 (VibeHPC, 1 GPUs) is higher" in found[0], found
+    official_score = (
+        'Reveal: {{ per_gpu("6.1-0052", "gpt-oss-120b", "Server") }} tokens/s, which is the official MLPerf® '
+        "per-accelerator score for this entry.{{ cite() }}\n\n{{ footnotes() }}\n"
+    )
+    assert len(findings(tmp_path, official_score, official, manifest, "MLP023")) == 1
+
+
+def test_a_configured_cap_and_a_revenue_in_a_currency_code_are_no_typed_results(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    body = (
+        "**Question.** How much throughput does a 1,000 W accelerator cap cost? Its 2025 revenue was NOK 41 "
+        'billion.\n\nIn MLPerf® Inference v6.1 Closed, gpt-oss-120b Server: {{ result("6.1-0052", "gpt-oss-120b", '
+        '"Server") }} tokens/s.{{ cite() }}\n\n{{ footnotes() }}\n'
+    )
+    path = article(tmp_path, body, FRONT)
+    assert [
+        f.rule
+        for f in check(path, official, manifest)
+        if f.rule in ("MLP011", "MLP019") and f.severity == "error"
+    ] == []

@@ -206,13 +206,21 @@ TOTAL_BEFORE = re.compile(
 )
 
 
+#: "a factor of 48", "by a factor of about 30"
+FACTOR_BEFORE = re.compile(
+    r"\bfactor\s+of\s+(?:about\s+|roughly\s+|around\s+|nearly\s+|almost\s+|some\s+|~\s*)?$", re.I
+)
+#: an amount of money in a currency's code: "NOK 41 billion", "EUR 3.2 million"
+CURRENCY_BEFORE = re.compile(r"\b(?:USD|EUR|GBP|NOK|SEK|DKK|CHF|JPY|CNY|RMB|KRW|INR|CAD|AUD|TWD|SGD|HKD)\s?$")
+
+
 def unit_of(block: Block, m: re.Match[str], suffix: str) -> str:
     """What a typed number measures, from the words right around it."""
     after = block.text[m.end() : m.end() + 60]
     before = block.text[max(0, m.start() - 50) : m.start()]
-    if m.group("cur"):
+    if m.group("cur") or CURRENCY_BEFORE.search(before):
         return "money"
-    if suffix in ("×", "x", "times", "-fold") or re.search(r"\bfactor of\s*$", before, re.I):
+    if suffix in ("×", "x", "times", "-fold") or FACTOR_BEFORE.search(before):
         return "ratio"
     if suffix in ("%", "percent"):
         return "pct"

@@ -126,6 +126,8 @@ def _not_a_number(ctx: Context, c: Claim, clauses: set[str]) -> bool:
         return True  # "price × 1,000,000 ÷ (tokens per second × 3,600 × utilization)": a unit conversion
     if _scoring(ctx, c):
         return True  # "carries 25 of the 100 points", "| C3 points |", "within 5% ... earns 25"
+    if c.unit == "money" and EXPECTED.search(c.block.words(c.sentence)):
+        return True  # "its 2025 revenue of NOK 41 billion": the business's figures, no result's
     return (
         _allowed(ctx, c)
         or (_clause(c.text, clauses) and not c.suffix and not c.unit)

@@ -28,7 +28,9 @@ SETTING = re.compile(
     r"\b(?:power|TDP|TGP)\s+(?:limit|cap|setting)\b|\b(?:capped|limited|configured|set)\s+(?:at|to)\b|"
     # a facility's rack class, which no result measures: "we assume 40 kW racks", "racks of 120 kW"
     r"\d\s?kW\s+(?:racks?|cabinets?|halls?|rows?)\b|\b(?:racks?|cabinets?)\s+(?:of|at)\s+\d[\d,.]{0,8}\s?kW\b|"
-    r"\brack (?:density|power budget)\b",
+    r"\brack (?:density|power budget)\b|"
+    # a configured cap: "a 1,000 W accelerator cap", "the 700 W power limit"
+    r"\d\s?k?W\s+(?:[\w-]+\s+){0,2}?(?:cap|limit|ceiling)\b",
     re.I,
 )
 #: a configuration named by its rating, as the official notes name it ("B200 TGP 1000W

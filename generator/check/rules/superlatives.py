@@ -142,6 +142,27 @@ RESULT_BACK = re.compile(
 )
 
 
+#: the round as a superlative's domain, before it: "posted the round's highest per-GPU rate"
+ROUND_BEFORE = re.compile(r"\b(?:the|this|v?\d+\.\d+)\s{1,3}round['’]s\s{1,3}$", re.I)
+
+
+def _domain_scope(ctx: Context, scope: Scope, phrase_text: str) -> Scope:
+    """The scope of a superlative that names the whole round as its domain: the system's
+    description (its family, its chip count) is the subject's, not the domain's, which is what
+    the phrase says; the whole round holds both divisions unless the sentence names one."""
+    phrase = ctx.vocab.read(phrase_text)
+    return replace(
+        scope,
+        mentions=replace(
+            scope.mentions,
+            families=phrase.families,
+            chips=phrase.chips,
+            strict_chips=phrase.strict_chips,
+            divisions=scope.mentions.divisions or {"closed", "open"},
+        ),
+    )
+
+
 def _scope_missing(ctx: Context, b: Block, s: Sentence, scope: Scope, subject: Claim | None) -> list[str]:
     """What of round, scenario, category and chip count neither the sentence's effective scope
     (:mod:`generator.check.scope`) states nor the data settle (every row of the stated set
@@ -368,22 +389,10 @@ def _superlative_issue(
         )
     subject = _subject(ctx, b, s)
     domain = OWN_DOMAIN.match(text, m.end())
-    scope = scope_of(ctx, b, s, own=domain is not None)
-    if domain is not None:  # "HPE's XD690 with eight B300 GPUs ... the fastest GPU in v6.1": the
-        # system's description is the subject's, not the domain's; the domain is what the phrase says
-        phrase = ctx.vocab.read(text[m.start() : domain.end()])
-        scope = replace(
-            scope,
-            mentions=replace(
-                scope.mentions,
-                families=phrase.families,
-                chips=phrase.chips,
-                strict_chips=phrase.strict_chips,
-                categories=phrase.categories,
-                # the whole round holds both divisions unless the sentence names one
-                divisions=scope.mentions.divisions or {"closed", "open"},
-            ),
-        )
+    end = domain.end() if domain else m.end() + 40 if ROUND_BEFORE.search(text, 0, m.start()) else -1
+    scope = scope_of(ctx, b, s, own=end >= 0)
+    if end >= 0:  # "HPE's XD690 with eight B300 GPUs ... the fastest GPU in v6.1", "the round's highest"
+        scope = _domain_scope(ctx, scope, text[m.start() : end])
     missing = _scope_missing(ctx, b, s, scope, subject)
     beaten = holds(ctx, subject, scope.mentions) if subject else None
     if own_unverified and subject is None and not missing:
@@ -394,7 +403,7 @@ def _superlative_issue(
             "compare the unverified run with verified results without a superlative",
         )
     own = _appositive(ctx, b, s, s.start + m.end())
-    if domain is not None and own is None and subject is not None:
+    if end >= 0 and own is None and subject is not None:
         # "making B300 the fastest GPU in MLPerf® Inference v6.1": a claim for the row the sentence
         # printed, over the round it names; "GPU" makes it a per-GPU claim
         per = [c for c in claims_in(ctx, b, s) if c.kind == "per_gpu" and c.rows == subject.rows[:1]]

@@ -348,7 +348,7 @@ def _called_official(c: Claim, index: int, word: str) -> Issue:
 #: "official" naming what a value right before it is: "1.08 on the official MLPerf® Inference
 #: v6.1 Server score", "12,000, as the verified result"
 OFFICIAL_AFTER = re.compile(
-    r"[\s,]*+(?:[\w/%×-]++\s++){0,3}?(?:on|as|by|under|in|which\s++is|that\s++is|is)\s++(?:the\s++|an?\s++|our\s++|its\s++|their\s++)?"
+    r"[\s,]*+(?:[\w/%×-]++,?\s++){0,3}?(?:on|as|by|under|in|which\s++is|that\s++is|is)\s++(?:the\s++|an?\s++|our\s++|its\s++|their\s++)?"
     r"(official|verified|certified)\b"
     r"(?=(?:\s++[\w®.-]++){0,6}?\s++(?:scores?|results?|metrics?|ratings?)\b)",
     re.I,
