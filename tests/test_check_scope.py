@@ -2189,6 +2189,7 @@ NOT_RESULTS = [
     ("Reserved terms of 12 and 36 months are available.", []),
     ("We have 14 paying customers.", []),
     ("A 2 GW campus changed hands.", []),
+    ("The gap is negligible at 30 frames per second.", []),
     # business percentages: no comparison of results, but typed (print them with constant())
     ("Net revenue retention stayed above 120% over the last two quarters.", ["warning"]),
     ("Committed contracts were 61% of new bookings, up from 48% a year ago.", ["warning", "warning"]),
@@ -2281,3 +2282,18 @@ def test_a_configured_cap_and_a_revenue_in_a_currency_code_are_no_typed_results(
         for f in check(path, official, manifest)
         if f.rule in ("MLP011", "MLP019") and f.severity == "error"
     ] == []
+
+
+def test_a_cameras_frame_rate_in_a_hand_written_article_is_no_unofficial_score(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    """No MLPerf® result is in frames per second: "negligible at 30 frames per second" is the
+    cameras' rate, not a score presented as a result."""
+    body = (
+        "Dell's Pro Max (entry 6.1-0039) answered in 13.87 ms on YOLO-95 SingleStream in MLPerf® Inference "
+        "v6.1 Closed Edge, a difference our engineers called negligible at 30 frames per second.[^1]\n\n"
+        + NOTE.format(ids="6.1-0039").replace(
+            "Closed Datacenter, gpt-oss-120b, Server scenario", "Closed Edge, YOLO-95, SingleStream"
+        )
+    )
+    assert findings(tmp_path, body, official, manifest, "MLP033") == []

@@ -32,7 +32,8 @@ NUMBER = re.compile(
     r"(?![\w\-]*\d)(?![A-Za-z])(?!-[A-Za-z])(?![.,]\d)"
 )
 THROUGHPUT_UNIT = re.compile(
-    r"^\s*(?:output\s+|generated\s+)?(?:tokens?|samples?|queries|queries|inferences?|frames?|images?)"
+    # no "frames": no MLPerf® result is in frames per second; "at 30 frames per second" is a camera's rate
+    r"^\s*(?:output\s+|generated\s+)?(?:tokens?|samples?|queries|inferences?|images?)"
     r"(?:\s*/\s*s(?:ec(?:ond)?)?|\s+(?:per|a|each)\s+second|\s*per\s*sec)\b|^\s*(?:QPS|TPS|tok/s|tokens/sec)\b",
     re.I,
 )
