@@ -36,6 +36,13 @@ def severities(
     return [(f.rule, f.severity, f.message) for f in check(path, official, manifest) if f.rule in rules]
 
 
+def rules_found(
+    tmp_path: Path, body: str, official: ResultsTable, manifest: Manifest, *rules: str
+) -> list[str]:
+    """The codes of the findings of *rules* on an article of *body*, in order."""
+    return [f.rule for f in check(article(tmp_path, body, FRONT), official, manifest) if f.rule in rules]
+
+
 def findings(tmp_path: Path, body: str, official: ResultsTable, manifest: Manifest, rule: str) -> list[str]:
     path = article(tmp_path, body, FRONT)
     return [f"{f.line}:{f.col} {f.message}" for f in check(path, official, manifest) if f.rule == rule]
@@ -1759,8 +1766,7 @@ def test_a_method_note_naming_mlcommons_a_hashtag_and_a_division_sign(
         + "\n[2] Per-GPU throughput = official system result ÷ number of accelerators. Derived metric; "
         "not verified by MLCommons Association.\n"
     )
-    path = article(tmp_path, body, FRONT)
-    assert [f.rule for f in check(path, official, manifest) if f.rule in ("MLP004", "MLP012", "MLP031")] == []
+    assert rules_found(tmp_path, body, official, manifest, "MLP004", "MLP012", "MLP031") == []
 
 
 def test_points_memory_speeds_and_formula_constants_are_not_typed_results(
@@ -1824,8 +1830,7 @@ def test_a_note_under_its_table_without_markers_is_the_tables_note(
         + between
         + NOTE.format(ids="6.1-0052")
     )
-    path = article(tmp_path, body, FRONT)
-    assert [f.rule for f in check(path, official, manifest) if f.rule in ("MLP002", "MLP005")] == expected
+    assert rules_found(tmp_path, body, official, manifest, "MLP002", "MLP005") == expected
 
 
 def test_a_score_whose_note_says_the_author_ran_it_is_an_own_run_compared_in_the_next_paragraph(
@@ -1996,8 +2001,7 @@ def test_a_percentage_restating_a_composite_typed_before_it_relates_no_rows_of_t
         "| gpt-oss-120b | {{ gon }} | {{ goa }} |\n\n{{ cite() }}\n\n"
         "A geometric mean of the ratios gives 1.08. So, about 8% per GPU.\n\n{{ footnotes() }}\n"
     )
-    path = article(tmp_path, body, FRONT)
-    assert [f.rule for f in check(path, official, manifest) if f.rule in ("MLP007", "MLP009", "MLP029")] == []
+    assert rules_found(tmp_path, body, official, manifest, "MLP007", "MLP009", "MLP029") == []
 
 
 def test_a_notes_one_wrong_entry_is_reported_once_naming_the_entry_that_gives_the_value(
@@ -2054,8 +2058,7 @@ def test_an_amount_between_two_results_is_their_difference_and_ids_pair_in_order
             "gpt-oss-120b, Server", "Llama2-70b-99.9 and gpt-oss-120b, Server"
         )
     )
-    path = article(tmp_path, body, FRONT)
-    assert [f.rule for f in check(path, official, manifest) if f.rule in ("MLP021", "MLP029", "MLP030")] == []
+    assert rules_found(tmp_path, body, official, manifest, "MLP021", "MLP029", "MLP030") == []
 
 
 def test_the_fastest_gpu_in_the_round_is_a_per_gpu_claim_for_the_row_its_sentence_prints(
@@ -2091,8 +2094,7 @@ def test_the_explanation_in_the_next_section_and_the_table_read_just_before(
         'per_gpu("6.0-0002", "llama2-70b-99.9", "Server")) }}; the values spread from lowest to highest.[^1]\n\n'
         + NOTE.format(ids="6.0-0002, 6.1-0003, 6.1-0021 and 6.1-0118")
     )
-    path = article(tmp_path, body, FRONT)
-    assert [f.rule for f in check(path, official, manifest) if f.rule in ("MLP007", "MLP008", "MLP026")] == []
+    assert rules_found(tmp_path, body, official, manifest, "MLP007", "MLP008", "MLP026") == []
 
 
 def test_a_table_read_in_the_next_section_and_a_note_adding_to_a_full_one(
@@ -2106,8 +2108,7 @@ def test_a_table_read_in_the_next_section_and_a_note_adding_to_a_full_one(
         "## How to read the table\n\nThe top row is HPE's eight-GPU XD690.{{ cite() }} Per watt figures: none.[^2]\n\n"
         "{{ footnotes() }}\n\n[^2]: Nothing here is derived from entry 6.1-0052 with MLPerf® power.\n"
     )
-    path = article(tmp_path, body, FRONT)
-    assert [f.rule for f in check(path, official, manifest) if f.rule in ("MLP002", "MLP003")] == []
+    assert rules_found(tmp_path, body, official, manifest, "MLP002", "MLP003") == []
 
 
 def test_the_whole_round_holds_both_divisions_and_totals_name_both_chip_counts(
@@ -2244,8 +2245,7 @@ def test_a_scope_note_beside_a_generated_note_and_a_tenders_points(
         "[^scope]: Scope of the list: MLPerf® Inference v6.1, Closed division, gpt-oss-120b, Server.\n\n"
         "{{ footnotes() }}\n"
     )
-    path = article(tmp_path, body, FRONT)
-    assert [f.rule for f in check(path, official, manifest) if f.rule in ("MLP003", "MLP019")] == []
+    assert rules_found(tmp_path, body, official, manifest, "MLP003", "MLP019") == []
 
 
 def test_the_rounds_highest_a_factor_of_about_and_which_is_the_official_score(
