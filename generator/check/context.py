@@ -25,7 +25,7 @@ from generator.check.claims import (
 )
 from generator.check.config import CheckConfig
 from generator.check.document import Block, Document, Sentence, mask, parse, split_sentences
-from generator.check.matching import Match, Matcher, relation_values
+from generator.check.matching import Match, Matcher, one_keystroke, relation_values
 from generator.check.notes import Note, Notes, find_notes
 from generator.check.scope import own_run, previous
 from generator.check.vocabulary import PER_ACCELERATOR, Mentions, Vocabulary, variant_of
@@ -141,9 +141,11 @@ class Context:
     def echoes_quote(self, c: Claim) -> bool:
         """Whether a typed number repeats one quoted earlier in its paragraph (a correction: "we
         wrote 'about 2% faster' ... not 2%"): the quotation's figure named again, no new claim."""
+        self.quoted(c.block, c.index)  # the paragraph's quotations, found once
+        text = c.block.text
         return any(
-            q.end() <= c.index and any(n.group(0).strip() == c.text for n in NUMBER.finditer(q.group(0)))
-            for q in QUOTED.finditer(c.block.text)
+            z <= c.index and any(n.group(0).strip() == c.text for n in NUMBER.finditer(text, a, z))
+            for a, z in self._quotes[id(c.block)]
         )
 
     def _per_gpu_column(self, b: Block) -> bool:
@@ -682,10 +684,7 @@ def _inherit_units(claims: list[Claim], column: str) -> None:
 
 def _one_keystroke(a: str, b: str) -> bool:
     """Whether two entry IDs of one round differ by one digit or two swapped neighbours."""
-    if a.split("-")[0] != b.split("-")[0] or len(a) != len(b) or a == b:
-        return False
-    diff = [i for i in range(len(a)) if a[i] != b[i]]
-    return len(diff) == 1 or (len(diff) == 2 and diff[1] == diff[0] + 1 and a[diff[0]] == b[diff[1]])
+    return a.split("-")[0] == b.split("-")[0] and one_keystroke(a, b)
 
 
 def _difference_words(c: Claim) -> bool:

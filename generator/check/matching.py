@@ -181,6 +181,18 @@ class Matcher:
         return (best[1], best[2]) if best else ("", math.nan)
 
 
+def one_keystroke(a: str, b: str) -> bool:
+    """Whether two strings of one length differ by one character or two swapped neighbours (a
+    digit mistyped: "52,212.8" for 52,221.8, entry "6.1-0068" for 6.1-0069)."""
+    if len(a) != len(b) or a == b:
+        return False
+    diff = [i for i in range(len(a)) if a[i] != b[i]]
+    if len(diff) != 2:
+        return len(diff) == 1
+    i, j = diff
+    return j == i + 1 and a[i] == b[j] and a[j] == b[i]
+
+
 def _metric(r: Row, basis: str) -> float:
     v = r.per_accelerator if basis == "per_gpu" else r.result
     return v if v == v and v > 0 else 0.0

@@ -10,7 +10,7 @@ from dataclasses import replace
 from generator.check.claims import Claim
 from generator.check.context import EXPECTED, Context
 from generator.check.document import Block
-from generator.check.matching import fmt_value
+from generator.check.matching import fmt_value, one_keystroke
 from generator.check.registry import Issue, rule
 from generator.check.rules.common import (
     at_claim,
@@ -726,14 +726,7 @@ def mistyped(c: Claim) -> bool:
     if int(b) and abs(c.value / int(b) - 1) <= SLIP:
         return True  # "15,200" for 15,186: close enough to be that value misread or rounded wrong
     if len(a) == len(b):
-        diff = [i for i in range(len(a)) if a[i] != b[i]]
-        swapped = (
-            len(diff) == 2
-            and diff[1] == diff[0] + 1
-            and a[diff[0]] == b[diff[1]]
-            and a[diff[1]] == b[diff[0]]
-        )
-        return len(diff) <= 1 or swapped
+        return a == b or one_keystroke(a, b)
     short, long = sorted((a, b), key=len)
     return len(long) - len(short) == 1 and any(long[:i] + long[i + 1 :] == short for i in range(len(long)))
 
