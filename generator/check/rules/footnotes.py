@@ -187,9 +187,17 @@ def _note_below(ctx: Context, c: Claim) -> Note | None:
     entries: a datasheet's table and its notes, read as a figure's note is."""
     if c.block.table < 0:
         return None
-    used = {m.label for m in ctx.notes.markers}
+    key = f"note below table {c.block.table}"
+    if key not in ctx.memo:  # one per table, asked for each of its cells by MLP002 and MLP005
+        ctx.memo[key] = _table_note(ctx, c.block.table)
+    n: Note | None = ctx.memo[key]
+    return n if n is not None and c.entries <= n.entries else None
+
+
+def _table_note(ctx: Context, table: int) -> Note | None:
+    """The results note no marker points to that stands right under table *table*."""
     blocks = ctx.doc.blocks
-    k = max(ctx.doc.index(x) for x in ctx.doc.cells(c.block.table)) + 1
+    k = max(ctx.doc.index(x) for x in ctx.doc.cells(table)) + 1
     between = 0
     while k < len(blocks) and id(blocks[k]) not in ctx.note_blocks:
         b = blocks[k]
@@ -199,14 +207,12 @@ def _note_below(ctx: Context, c: Claim) -> Note | None:
         k += 1
     if k == len(blocks) or between > 2:
         return None
+    used = {m.label for m in ctx.notes.markers}
     return next(
         (
             n
             for n in ctx.notes.notes
-            if any(x is blocks[k] for x in n.blocks)
-            and n.label not in used
-            and n.cites_results
-            and c.entries <= n.entries
+            if any(x is blocks[k] for x in n.blocks) and n.label not in used and n.cites_results
         ),
         None,
     )
