@@ -34,7 +34,7 @@ with its evidence, which ``--strict`` still fails on.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from generator.check.document import Block, Sentence
@@ -102,7 +102,8 @@ class Scope:
 def scope_of(ctx: Context, block: Block, sentence: Sentence | None = None, *, own: bool = False) -> Scope:
     """The effective scope of *sentence* of *block* (of the whole block when ``None``). With
     *own*, a sentence that sets its own domain ("the fastest DeepSeek-R1 system in MLPerf®
-    Inference v6.1"): what it states, and the front matter's round, nothing a lead narrowed."""
+    Inference v6.1"): what it states, and the front matter's round, nothing a lead narrowed
+    (:func:`domain_scope`)."""
     key = f"scope {id(block)} {sentence.start if sentence else -1} {own}"
     if key not in ctx.memo:
         sources = _sources(ctx, block, sentence)
@@ -111,6 +112,39 @@ def scope_of(ctx: Context, block: Block, sentence: Sentence | None = None, *, ow
         ctx.memo[key] = _merge(sources)
     scope: Scope = ctx.memo[key]
     return scope
+
+
+#: the round as a superlative's domain, before it: "posted the round's highest per-GPU rate"
+ROUND_BEFORE = re.compile(r"\b(?:the|this|v?\d+\.\d+)\s{1,3}round['’]s\s{1,3}$", re.I)
+
+
+def domain_end(text: str, start: int, end: int) -> int:
+    """Where the phrase of the superlative at ``text[start:end]`` ends when it names the whole
+    round as its domain ("the fastest DeepSeek-R1 system in MLPerf® Inference v6.1", "the round's
+    highest per-GPU rate"); -1 when it names none."""
+    domain = OWN_DOMAIN.match(text, end)
+    if domain is not None:
+        return domain.end()
+    return end + 40 if ROUND_BEFORE.search(text, 0, start) else -1
+
+
+def domain_scope(ctx: Context, b: Block, s: Sentence, phrase_text: str) -> Scope:
+    """The scope of a sentence whose superlative names the whole round as its domain: what the
+    sentence states, the system's description (its family, its chip count) being the subject's,
+    not the domain's, which is what the phrase says; the whole round holds both divisions unless
+    the sentence names one."""
+    scope = scope_of(ctx, b, s, own=True)
+    phrase = ctx.vocab.read(phrase_text)
+    return replace(
+        scope,
+        mentions=replace(
+            scope.mentions,
+            families=phrase.families,
+            chips=phrase.chips,
+            strict_chips=phrase.strict_chips,
+            divisions=scope.mentions.divisions or {"closed", "open"},
+        ),
+    )
 
 
 #: a superlative's noun followed by the whole round as its domain: "the fastest DeepSeek-R1

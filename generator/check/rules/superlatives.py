@@ -10,14 +10,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import replace
 
 from generator.check.claims import Claim
 from generator.check.context import Context
 from generator.check.document import Block, Sentence
 from generator.check.registry import Issue, rule
 from generator.check.rules.common import at, claims_in
-from generator.check.scope import OWN_DOMAIN, Scope, article_lead, scope_of
+from generator.check.scope import Scope, article_lead, domain_end, domain_scope, scope_of
 from generator.check.vocabulary import PER_ACCELERATOR, Mentions
 from generator.data.row import Row
 
@@ -142,25 +141,8 @@ RESULT_BACK = re.compile(
 )
 
 
-#: the round as a superlative's domain, before it: "posted the round's highest per-GPU rate"
-ROUND_BEFORE = re.compile(r"\b(?:the|this|v?\d+\.\d+)\s{1,3}round['’]s\s{1,3}$", re.I)
-
-
-def _domain_scope(ctx: Context, scope: Scope, phrase_text: str) -> Scope:
-    """The scope of a superlative that names the whole round as its domain: the system's
-    description (its family, its chip count) is the subject's, not the domain's, which is what
-    the phrase says; the whole round holds both divisions unless the sentence names one."""
-    phrase = ctx.vocab.read(phrase_text)
-    return replace(
-        scope,
-        mentions=replace(
-            scope.mentions,
-            families=phrase.families,
-            chips=phrase.chips,
-            strict_chips=phrase.strict_chips,
-            divisions=scope.mentions.divisions or {"closed", "open"},
-        ),
-    )
+#: a superlative's noun that makes it a per-accelerator claim: "the fastest GPU", "the best B300 accelerator"
+GPU_NOUN_AFTER = re.compile(r"\s{0,3}(?:[\w®.-]{1,40}\s{1,3}){0,3}?(?:GPU|accelerator|chip)s?\b")
 
 
 def _scope_missing(ctx: Context, b: Block, s: Sentence, scope: Scope, subject: Claim | None) -> list[str]:
@@ -388,11 +370,8 @@ def _superlative_issue(
             "state the superlative over the results it holds for: round, scenario, category and chip count",
         )
     subject = _subject(ctx, b, s)
-    domain = OWN_DOMAIN.match(text, m.end())
-    end = domain.end() if domain else m.end() + 40 if ROUND_BEFORE.search(text, 0, m.start()) else -1
-    scope = scope_of(ctx, b, s, own=end >= 0)
-    if end >= 0:  # "HPE's XD690 with eight B300 GPUs ... the fastest GPU in v6.1", "the round's highest"
-        scope = _domain_scope(ctx, scope, text[m.start() : end])
+    end = domain_end(text, m.start(), m.end())  # "the fastest GPU in v6.1", "the round's highest"
+    scope = domain_scope(ctx, b, s, text[m.start() : end]) if end >= 0 else scope_of(ctx, b, s)
     missing = _scope_missing(ctx, b, s, scope, subject)
     beaten = holds(ctx, subject, scope.mentions) if subject else None
     if own_unverified and subject is None and not missing:
@@ -407,11 +386,7 @@ def _superlative_issue(
         # "making B300 the fastest GPU in MLPerf® Inference v6.1": a claim for the row the sentence
         # printed, over the round it names; "GPU" makes it a per-GPU claim
         per = [c for c in claims_in(ctx, b, s) if c.kind == "per_gpu" and c.rows == subject.rows[:1]]
-        own = (
-            per[0]
-            if per and re.match(r"\s*(?:[\w®.-]+\s+){0,3}?(?:GPU|accelerator|chip)s?\b", text[m.end() :])
-            else subject
-        )
+        own = per[0] if per and GPU_NOUN_AFTER.match(text, m.end()) else subject
         beaten = holds(ctx, own, scope.mentions)
     if (
         not missing
