@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from generator.article.escape import md
-from generator.article.render import load_article
+from generator.article.render import _find_printed, load_article
 from generator.article.sourcemap import EXPR, GENERATED, TEXT
 from generator.check import CheckConfig, Checker, check_rendered
 from generator.data.manifest import Manifest
@@ -218,3 +218,20 @@ def test_a_tables_figure_after_a_system_name_holding_its_digits_is_no_run_togeth
     )
     markdown = renderer(official, manifest).render(load_article(path)).markdown
     assert "| G894-AD3-AAX7 | 8 |" in markdown
+
+
+@pytest.mark.parametrize(
+    ("text", "printed", "start", "at"),
+    [
+        ("G894-AD3-AAX7 | 8 |", "8", 0, 16),  # not the 8 inside the name
+        ("v6.1 and 6", "6", 0, 9),  # not the 6 of 6.1 (a decimal after it)
+        ("1,234 then 234", "234", 0, 11),  # not the end of 1,234
+        ("x8 8_ 8", "8", 0, 6),  # letters and "_" are word characters
+        ("٣8 8", "8", 0, 3),  # so are another script's digits
+        ("8. End", "8", 0, 0),  # a full stop ends a figure when no digit follows
+        ("8a 8b", "8", 0, 0),  # never as a whole figure: the first occurrence
+        ("12 12", "12", 1, 3),  # from *start*
+    ],
+)
+def test_a_printed_figure_is_located_as_a_whole_figure(text: str, printed: str, start: int, at: int) -> None:
+    assert _find_printed(text, printed, start) == at

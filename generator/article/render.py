@@ -589,12 +589,22 @@ def _locate_uses(chunks: list[Chunk], uses: list[FigureUse], markdown: str) -> N
 def _find_printed(text: str, printed: str, start: int) -> int:
     """Where *printed* stands in *text* from *start* as a whole figure: a table's "8" GPUs, not the
     8 inside the system name "G894-AD3-AAX7" a cell before it; the first occurrence otherwise."""
-    at = text.find(printed, start)
+    first = at = text.find(printed, start)
     if at == -1 or not printed[:1].isdigit():
         return at
-    whole = re.compile(rf"(?<![\w.,]){re.escape(printed)}(?![\w]|[.,]\d)")
-    m = whole.search(text, start)
-    return m.start() if m else at
+    while at != -1:  # a scan, not a pattern compiled per figure (a tenth of a rendering's time)
+        end = at + len(printed)
+        decimal = text[end : end + 1] in (".", ",") and text[end + 1 : end + 2].isdigit()
+        if not (decimal or _wordish(text[at - 1 : at], ".,") or _wordish(text[end : end + 1], "")):
+            return at
+        at = text.find(printed, at + 1)
+    return first
+
+
+def _wordish(char: str, also: str) -> bool:
+    """Whether *char* (one character, or none) is a word character as a pattern's ``\\w`` is (a
+    letter or digit of any script, or "_"), or one of *also*."""
+    return bool(char) and (char.isalnum() or char == "_" or char in also)
 
 
 #: a lone surrogate: no character, and no UTF-8 file can hold it (YAML's "\ud800", a Jinja string's)
