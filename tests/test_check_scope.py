@@ -2297,3 +2297,86 @@ def test_a_cameras_frame_rate_in_a_hand_written_article_is_no_unofficial_score(
         )
     )
     assert findings(tmp_path, body, official, manifest, "MLP033") == []
+
+
+def test_a_telephone_number_and_a_word_count_are_no_typed_numbers(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    """A landing page's "Talk to a specialist: 0800 555 0199" and a briefing's "in about 600 words"."""
+    body = (
+        'In MLPerf® Inference v6.1 Closed, gpt-oss-120b Server: {{ result("6.1-0052", "gpt-oss-120b", '
+        '"Server") }} tokens/s.{{ cite() }} This note takes about 600 words.\n\n'
+        "Talk to a specialist: 0800 555 0199, or +44 20 7946 0958.\n\n{{ footnotes() }}\n"
+    )
+    assert findings(tmp_path, body, official, manifest, "MLP019") == []
+    typed = body.replace("This note takes about 600 words.", "The rack delivers 600 tokens per second.")
+    assert findings(tmp_path, typed, official, manifest, "MLP019") == ["6:147 600 is typed by hand"]
+
+
+def test_a_typed_percentage_relates_its_own_sentences_figures_not_a_pair_from_a_paragraph_above(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    """ "dropped by about 97%" after a DLRM-v2 and a DLRM-v3 per-GPU value: the pair of its own
+    paragraph (different benchmarks: MLP009), not a Whisper result of the paragraph before that
+    happens to relate to one of them by 97% too."""
+    body = (
+        'Whisper Offline: {{ result("5.1-0069", "whisper", "Offline") }} samples/s in v5.1 and '
+        '{{ result("6.0-0072", "whisper", "Offline") }} in v6.0.{{ cite() }}\n\n'
+        'Per GPU, Server: {{ per_gpu("5.1-0007", "dlrm-v2-99.9", "Server") }} queries/s in v5.1 and '
+        '{{ per_gpu("6.0-0072", "dlrm-v3", "Server") }} in v6.0.{{ cite() }} Recommendation throughput per '
+        "GPU dropped by about 97% from one round to the next (my arithmetic, a derived value).\n\n{{ footnotes() }}\n"
+    )
+    path = article(tmp_path, body, 'title: t\ndate: 2026-10-20\nrounds: ["6.0", "5.1"]\n')
+    got = [(f.rule, f.message) for f in check(path, official, manifest) if f.rule == "MLP009"]
+    assert got == [
+        ("MLP009", "97% compares dlrm-v2-99.9 and dlrm-v3, different benchmarks, across v5.1, v6.0")
+    ]
+
+
+def test_a_typed_percentage_relates_the_submitter_its_sentence_names(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    """Two rows give "4.6% above" the own run; the sentence says which: "above the TTA result"."""
+    body = (
+        "Our own unverified run reached 25,630 tokens per second on Llama 3.1 8B Server.[^1]\n\n"
+        "TTA's DeepGadget dg5W posted 24,510.5 tokens per second and Cisco's UCS X215c M8 node 24,498.6 "
+        "(entries 6.1-0102 and 6.1-0019).[^1] Our unverified result is 4.6% above the TTA result.[^1]\n\n"
+        + NOTE.format(ids="6.1-0019 and 6.1-0102").replace("gpt-oss-120b", "Llama3.1-8b")
+    )
+    found = findings(tmp_path, body, official, manifest, "MLP022")
+    assert len(found) == 1 and "(6.1-0102 llama3.1-8b Server)" in found[0], found
+
+
+def test_an_own_run_named_in_its_paragraphs_lead(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    """ "**Our run.** ... our node reached 23,900 tokens per second, about 2% below Cisco's figure":
+    the paragraph's lead says whose run it is: an unverified score compared with a verified one."""
+    body = (
+        "In MLPerf® Inference v6.1, Closed division, Cisco's UCS X215c M8 node delivered 24,499 tokens per "
+        "second on Llama 3.1 8B, Server scenario (entry 6.1-0019).[^1]\n\n"
+        "**Our run.** On the same benchmark and scenario, our node reached 23,900 tokens per second, about 2% "
+        "below Cisco's figure.\n\n" + NOTE.format(ids="6.1-0019").replace("gpt-oss-120b", "Llama3.1-8b")
+    )
+    assert rules_found(tmp_path, body, official, manifest, "MLP022", "MLP033") == ["MLP033", "MLP022"]
+    plain = body.replace("**Our run.** On", "On")
+    assert "MLP022" not in rules_found(tmp_path, plain, official, manifest, "MLP022", "MLP033")
+
+
+def test_a_gap_of_rows_noted_under_a_table_or_later_needs_no_marker_of_its_own(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    """A percentage in the paragraph that reads a table marked by the note under it, and a TL;DR's
+    gap of two rows the next section prints and marks: MLP002 is for results, not for each
+    relation of results a marker already covers."""
+    rows = (
+        f"| System | Per GPU (derived) |\n|---|--:|\n| B300 | {{{{ {A} }}}} |\n| MI355X | {{{{ {B} }}}} |\n\n"
+        "*Derived per-GPU values, not official.*{{ cite() }}\n\n"
+    )
+    gap = f"The two rows sit {{{{ pct_gap({A}, {B}) }}}} apart per GPU.\n\n"
+    under = "## Table\n\n" + rows + gap + "{{ footnotes() }}\n"
+    assert findings(tmp_path, under, official, manifest, "MLP002") == []
+    tldr = "**TL;DR.** " + gap + "## Details\n\n" + rows + "{{ footnotes() }}\n"
+    assert findings(tmp_path, tldr, official, manifest, "MLP002") == []
+    uncited = "**TL;DR.** " + gap + "{{ footnotes() }}\n"
+    assert len(findings(tmp_path, uncited, official, manifest, "MLP002")) == 1

@@ -155,12 +155,22 @@ def typed_numbers(doc: Document, block: Block) -> list[tuple[re.Match[str], int]
     """Numbers typed by hand in a block: only in text the template itself holds."""
     r = doc.rendered
     out = []
+    phones = [p.span() for p in PHONE.finditer(block.text)] if "0" in block.text or "+" in block.text else []
     for m in NUMBER.finditer(block.text):
         off = block.offset(m.start("num"))
         if r.sourcemap.segments and r.sourcemap.kind(off) != "text":
             continue
+        if any(a <= m.start("num") < b for a, b in phones):
+            continue  # "Call 0800 555 0199": a telephone number's groups are no numbers
         out.append((m, m.start()))
     return out
+
+
+#: a telephone number: "+44 20 7946 0958", "0800 555 0199", "(030) 555 0123"
+PHONE = re.compile(
+    r"\+\d{1,3}(?:[\s-]\(?\d{1,5}\)?){2,5}|(?<![\w.,])0\d{2,4}(?:[\s.-]\d{2,5}){2,4}(?![.,]?\d)"
+    r"|\(\d{2,5}\)\s?\d{2,5}(?:[\s.-]\d{2,5}){1,3}"
+)
 
 
 POWER_UNIT = re.compile(r"^\s*(?:[kMG]?W|[kMG]?Wh|watts?|kilowatts?|megawatts?|joules?|J)\b")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -460,16 +461,34 @@ class Context:
             and x.kind not in ("entry", "ratio", "pct")
             and x.value == x.value
         ]
-        for a in values:
-            for b in values:
-                if a is b or not (a.value and b.value):
-                    continue
-                for _, v in relation_values(a.value, b.value, c.suffix):
-                    if abs(v - c.value) <= c.tol * (1 + 1e-9):
-                        c.rows = tuple(dict.fromkeys((*a.rows, *b.rows)))
-                        c.sides = (a, b)
-                        return True
+        far, named = self._distance(c), self._named_by(c)
+        pairs = sorted(
+            ((a, b) for a in values for b in values if a is not b and a.value and b.value),
+            key=lambda p: (-(named(p[0]) + named(p[1])), max(far(p[0]), far(p[1])), far(p[0]) + far(p[1])),
+        )  # the sides its sentence names first ("above the TTA result"), then the nearest pair
+        for a, b in pairs:
+            for _, v in relation_values(a.value, b.value, c.suffix):
+                if abs(v - c.value) <= c.tol * (1 + 1e-9):
+                    c.rows = tuple(dict.fromkeys((*a.rows, *b.rows)))
+                    c.sides = (a, b)
+                    return True
         return False
+
+    def _named_by(self, c: Claim) -> Callable[[Claim], int]:
+        """Whether a claim's row is of a submitter *c*'s sentence names (1) or not (0)."""
+        assert self.matcher is not None
+        every = self.matcher.table.values("submitter")
+        named = self.vocab.submitter_words(c.block.words(c.sentence), every)
+        if not named:
+            return lambda x: 0
+        return lambda x: int(
+            any(self.vocab.submitter_words(r.submitter.replace("_", " "), every) & named for r in x.rows)
+        )
+
+    def _distance(self, c: Claim) -> Callable[[Claim], int]:
+        """How far a claim stands before *c*: in blocks, then in characters."""
+        at = self.doc.index(c.block)
+        return lambda x: (at - self.doc.index(x.block)) * 1_000_000 + abs(c.index - x.index)
 
     def _units_before(self, b: Block, n: int) -> set[int]:
         """*b* and the *n* blocks before it, a table counting as one (all its cells): what a reader

@@ -408,15 +408,20 @@ def own_run(ctx: Context, c: Claim) -> bool:
     """Whether a typed score is the author's own run: its sentence says so ("we measured", "in our
     own lab"); the note its marker points to is about the author's run, citing no entry ("run by
     GridLease engineering on a GridLease host"); or its sentence's subject is the author's machine
-    ("Our host delivered ...") after the paragraph before said the author ran the benchmark."""
+    ("Our host delivered ...") after its paragraph's lead or the paragraph before said the author
+    ran the benchmark."""
     text = c.block.words(c.sentence)
     if OWN_RUN.search(text):
         return True
     note = note_of(ctx, c)
     if note is not None and not note.entries and OWN_NOTE.search(note.text):
         return True
+    if not OWN_SUBJECT.search(text):
+        return False
+    if OWN_RUN.search(c.block.text[: c.sentence.start]):  # "**Our run.** ... our node reached 23,900"
+        return True
     before = previous(ctx, c.block)
-    return bool(OWN_SUBJECT.search(text) and before is not None and OWN_RUN.search(before.text))
+    return before is not None and bool(OWN_RUN.search(before.text))
 
 
 def note_of(ctx: Context, c: Claim) -> Note | None:

@@ -146,8 +146,12 @@ def _marked_elsewhere(ctx: Context, c: Claim, cited: set[str], marked: set[int])
     more.[1]")."""
     if not c.entries:
         return False
-    if c.derived and c.kind not in ("per_gpu", "result") and c.entries <= cited:
-        return True
+    if (
+        c.derived
+        and c.kind not in ("per_gpu", "result")
+        and c.entries <= (cited | _marked_entries(ctx, marked))
+    ):
+        return True  # a ratio of results printed and marked above it, or further on ("TL;DR: 0.4% apart")
     after = following(ctx, c.block)
     if after is not None and id(after) in marked and c.entries <= _named(ctx, after):
         return True
@@ -159,6 +163,21 @@ def _marked_elsewhere(ctx: Context, c: Claim, cited: set[str], marked: set[int])
     if above is not None and id(above) in marked and {r.key for r in c.rows} <= _printed_rows(ctx, above):
         return True  # the per-GPU values of the results the marked paragraph just above printed
     return _noted_later_in_section(ctx, c) or _note_below(ctx, c) is not None or _caption_marked(ctx, c)
+
+
+def _marked_entries(ctx: Context, marked: set[int]) -> set[str]:
+    """The entries whose results the article prints in marked blocks, anywhere."""
+    if "marked entries" not in ctx.memo:
+        ctx.memo["marked entries"] = {
+            e
+            for x in ctx.claims
+            if x.rows
+            and x.kind in ("result", "per_gpu")
+            and any(id(y) in marked for y in _marker_scope(ctx.doc, x.block))
+            for e in x.entries
+        }
+    out: set[str] = ctx.memo["marked entries"]
+    return out
 
 
 def _caption_marked(ctx: Context, c: Claim) -> bool:
@@ -220,7 +239,9 @@ def _table_note(ctx: Context, table: int) -> Note | None:
 
 def _noted_later_in_section(ctx: Context, c: Claim) -> bool:
     """A value whose entries the note of a marker further on in its section lists ("... 72,445.1
-    (entry 6.1-0054) ..." then, closing the section, "... barely moves the number.[1]"); for a
+    (entry 6.1-0054) ..." then, closing the section, "... barely moves the number.[1]"), or for a
+    ratio, percentage or spread, of a marker anywhere in its section (the note under a table,
+    then "The first two rows sit 0.4% apart, less than the 13.5% spread of the B300 rows"); for a
     table ending its section, in the next section when that reads the table ("## How to read the
     table", "The top row (Intel, ...) delivered ...[1]")."""
     notes = {n.label: n.entries for n in ctx.notes.notes}
@@ -228,8 +249,11 @@ def _noted_later_in_section(ctx: Context, c: Claim) -> bool:
     if c.block.table >= 0:
         section |= {id(x) for x in _reading_section(ctx, c.block)}
     at = ctx.doc.index(c.block)
+    relation = c.derived and c.kind not in ("per_gpu", "result")  # a gap or spread of rows noted above
     return any(
-        id(m.block) in section and ctx.doc.index(m.block) > at and c.entries <= notes.get(m.label, set())
+        id(m.block) in section
+        and (ctx.doc.index(m.block) > at or relation)
+        and c.entries <= notes.get(m.label, set())
         for m in ctx.notes.markers
     )
 
