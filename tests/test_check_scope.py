@@ -1087,8 +1087,10 @@ def test_the_last_of_parallel_list_items_carries_per_gpu_over_as_a_warning(
         "- The B300 system delivers {{ a }} tokens per second per GPU.\n"
         "- The XD690 system delivers {{ b }}.{{ cite() }}\n\n{{ footnotes() }}\n"
     )
-    path = article(tmp_path, body, FRONT)
-    assert [f.severity for f in check(path, official, manifest) if f.rule == "MLP031"] == ["warning"]
+    path = article(tmp_path, body, FRONT)  # the lead says so too: the unit carries over
+    assert [f.severity for f in check(path, official, manifest) if f.rule == "MLP031"] == []
+    unsaid = article(tmp_path, body.replace("; per-GPU values are derived:", ":"), FRONT)
+    assert [f.severity for f in check(unsaid, official, manifest) if f.rule == "MLP031"] == ["warning"]
     alone = article(tmp_path, body.replace(" tokens per second per GPU.", "."), FRONT)
     assert [f.severity for f in check(alone, official, manifest) if f.rule == "MLP031"] == ["error", "error"]
 
@@ -2380,3 +2382,18 @@ def test_a_gap_of_rows_noted_under_a_table_or_later_needs_no_marker_of_its_own(
     assert findings(tmp_path, tldr, official, manifest, "MLP002") == []
     uncited = "**TL;DR.** " + gap + "{{ footnotes() }}\n"
     assert len(findings(tmp_path, uncited, official, manifest, "MLP002")) == 1
+
+
+def test_the_last_of_parallel_list_items_under_a_per_gpu_statement_needs_no_unit_of_its_own(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    """ "- ... delivers 14,211 tokens per second per GPU." then "- ... delivers 11,276." and,
+    after the list, "Per-GPU values are our own derived metric": the unit carries over."""
+    items = (
+        f"- HPE (entry 6.1-0052) delivers {{{{ {A} }}}} tokens per second per GPU.\n"
+        f"- The next system delivers {{{{ {B} }}}}.{{{{ cite() }}}}\n\n"
+    )
+    after = "Per-GPU values are our own derived metric, not official MLPerf® scores.\n\n{{ footnotes() }}\n"
+    assert findings(tmp_path, items + after, official, manifest, "MLP031") == []
+    alone = items + "These are our figures.\n\n{{ footnotes() }}\n"
+    assert len(findings(tmp_path, alone, official, manifest, "MLP031")) == 1

@@ -17,6 +17,7 @@ comparisons), as the publisher decides until the table's next edition.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,6 +29,7 @@ SUITES = ("datacenter", "edge")
 NOTE_KINDS = ("power", "scenario", "none")
 
 
+@functools.cache  # a few versions, asked for once per span and comparison
 def _key(version: str) -> tuple[int, ...]:
     return tuple(int(p) if p.isdigit() else 0 for p in version.strip().lower().removeprefix("v").split("."))
 
