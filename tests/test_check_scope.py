@@ -2397,3 +2397,70 @@ def test_the_last_of_parallel_list_items_under_a_per_gpu_statement_needs_no_unit
     assert findings(tmp_path, items + after, official, manifest, "MLP031") == []
     alone = items + "These are our figures.\n\n{{ footnotes() }}\n"
     assert len(findings(tmp_path, alone, official, manifest, "MLP031")) == 1
+
+
+def test_numbers_of_the_writers_own_subject_in_a_template_are_no_typed_results(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    """A risk memo's "16 eight-GPU B300 servers" and "$7.8M", a price's "15% lower", a grant's
+    "months 1 to 12", "our 38 branch offices": no row gives them and their sentences speak of no
+    result; a typed score or comparison still is one."""
+    cited = f"gpt-oss-120b Server in MLPerf® Inference v6.1 Closed: {{{{ {A} }}}} tokens/s per GPU.{{{{ cite() }}}}\n\n"
+    body = cited + (
+        "We propose buying 16 eight-GPU B300 servers for a capital outlay of $7.8M over FY2027, at a 15% "
+        "lower list price than last year. We report in months 1 to 12, and our 38 branch offices need "
+        "little.\n\n{{ footnotes() }}\n"
+    )
+    assert findings(tmp_path, body, official, manifest, "MLP019") == []
+    typed = body.replace(
+        "at a 15% lower list price than last year", "at last year's price. The B300 is 15% faster"
+    )
+    assert [f.split(" ", 1)[1] for f in findings(tmp_path, typed, official, manifest, "MLP019")] == [
+        "15% is typed by hand"
+    ]
+
+
+def test_a_thread_posts_number_is_no_chip_count(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    """ "**4/6** Per GPU (my division): ..." numbers a post of a thread; "Per GPU" makes no count."""
+    body = (
+        '**3/6** NVIDIA\'s GB300 NVL72 with 72 GPUs did {{ result("6.1-0074", "deepseek-r1", "Server") }} '
+        "tokens/s on DeepSeek-R1 Server in MLPerf® Inference v6.1 Closed.{{ cite() }}\n\n"
+        '**4/6** Per GPU (my division, not an official metric): {{ per_gpu("6.1-0074", "deepseek-r1", '
+        '"Server") }} for the rack.{{ cite() }}\n\n{{ footnotes() }}\n'
+    )
+    assert findings(tmp_path, body, official, manifest, "MLP025") == []
+
+
+def test_an_own_score_we_reached_measured_in_a_named_lab_and_set_beside_a_result_for_context(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    """ "we reached 15,120 tokens per second per GPU ... [1]" with note [1] "measured in the
+    Parallax lab", then "For context, the official v6.1 results list AMD's ... 113,241": an
+    unverified score of the author's, compared with a verified result."""
+    body = (
+        "On an eight-GPU MI355X server we reached 15,120 tokens per second per GPU on the MLPerf® Inference "
+        "v6.1 gpt-oss-120b benchmark, Server scenario.[^1] For context, the official v6.1 results list AMD's "
+        "eight-GPU MI355X system at 113,241 tokens per second (entry 6.1-0003).[^2]\n\n"
+        "[^1]: MLPerf® v6.1 Inference Closed gpt-oss-120b Server, measured in the Parallax lab, October 2026. "
+        + LEGEND
+        + "\n"
+        + NOTE.format(ids="6.1-0003").replace("[^1]", "[^2]")
+    )
+    assert rules_found(tmp_path, body, official, manifest, "MLP006", "MLP022", "MLP033") == [
+        "MLP033",
+        "MLP022",
+        "MLP006",
+    ]
+
+
+def test_verified_naming_the_other_side_of_a_comparison_is_not_applied_to_an_unverified_value(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    body = (
+        "Our unverified run came in about 8% below Dell's verified result (unverified 98,400 vs verified "
+        "106,898 tokens per second, entry 6.1-0038, Llama 2 70B Server, MLPerf® Inference v6.1 Closed).[^1]\n\n"
+        + NOTE.format(ids="6.1-0038").replace("gpt-oss-120b", "Llama2-70b-99.9")
+    )
+    assert findings(tmp_path, body, official, manifest, "MLP023") == []

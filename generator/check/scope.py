@@ -388,14 +388,20 @@ OWN_RUN = re.compile(
     # "our engineers took one of our hosts and ran the benchmark", "We rented a node, ran the
     # same harness and measured ...": the run, a clause later
     r"\bour\s+(?:\w+\s+){0,2}(?:team|engineers?|staff|group|lab)\b[^.;]{0,80}?\band\s+(?:ran|measured|tested|benchmarked)\b|"
-    r"\b(?:we|I)\s+[^.;]{0,100}?,?\s+(?:and\s+)?(?:ran|measured|benchmarked)\b",
+    r"\b(?:we|I)\s+[^.;]{0,100}?,?\s+(?:and\s+)?(?:ran|measured|benchmarked)\b|"
+    # "we reached 15,120 tokens per second": a score of ours, as the number right after says
+    r"\b(?:we|I)\s+(?:\w+\s+){0,2}?(?:reached|achieved|got|hit|saw|clocked|posted|scored|hit)\s+"
+    r"(?:(?:about|around|roughly|nearly|over|just\s+over|some)\s+)?\d",
     re.I,
 )
 #: a note on the author's run, not on a submission: "run by GridLease engineering on a GridLease
 #: host", "measured in-house", "our internal test"
 OWN_NOTE = re.compile(
     r"\b(?:run|measured|tested|benchmarked|obtained)\s+(?:\w+\s+)?by\b|\bin-house\b|\binternal(?:ly)?\b|"
-    r"\bour\s+(?:own\s+)?(?:lab|runs?|tests?|measurements?)\b|\bnot\s+submitted\b",
+    r"\bour\s+(?:own\s+)?(?:lab|runs?|tests?|measurements?)\b|\bnot\s+submitted\b|"
+    # "measured in the Parallax lab", "run at our facility"
+    r"\b(?:run|measured|tested|benchmarked|obtained)\s+(?:in|at)\s+(?:the\s+|our\s+)?(?:[\w-]+\s+){0,3}?"
+    r"(?:labs?|laboratory|facility|data\s?cent(?:er|re))\b",
     re.I,
 )
 #: the author's own machine as the subject of a result: "Our host delivered", "our test node reached"

@@ -168,6 +168,8 @@ def _typed_verdict(ctx: Context, c: Claim) -> Issue | None:
     """What MLP019 says of a number typed in a template: a warning where the checker cannot tell
     a result from an assumption or the data verify it today, an error with the placeholder to
     use otherwise, nothing for a chip count a printed row has."""
+    if c.unit == "pct" and not c.rows and _beside_results(ctx, c):
+        return None  # "the 15% price cut": a price's
     if c.unit == "pct" and not _comparing(c):  # "a price discount of 10% to 15%": an assumption
         return _warn(c, "no comparison of results", "print it with constant(value, why)")
     if QUESTION.search(c.block.words(c.sentence)):  # "So, is it 2.5×?": a claim under examination
@@ -191,6 +193,8 @@ def _typed_verdict(ctx: Context, c: Claim) -> Issue | None:
             "print it with ratio(a, b) or pct_change(a, b) of the figures it compares",
         )
     given = _placeholder_for(ctx, c)
+    if given is None and not c.rows and _beside_results(ctx, c):
+        return None  # "16 eight-GPU B300 servers", "$7.8M over FY2027": the writer's own subject
     return at_claim(
         c,
         f"{c.text} is typed by hand" + (f" ({given[0]})" if given else ""),
@@ -198,6 +202,41 @@ def _typed_verdict(ctx: Context, c: Claim) -> Issue | None:
         if given
         else "print it with a placeholder (result, per_gpu, power, ratio, ...) or constant(value, why)",
     )
+
+
+def _beside_results(ctx: Context, c: Claim) -> bool:
+    """Whether a typed number no row gives is about something else than results: a count with no
+    unit or an amount of money (not a price per token or hour), in a sentence that names no
+    benchmark, scenario or entry and speaks of no result ("our 38 branch offices", "a capital
+    outlay of $7.8M", "more than 300 visitors"); or a percentage of a price ("at a 15% lower list
+    price")."""
+    words = c.block.words(c.sentence)
+    m = ctx.mentions(c.block, c.sentence)
+    if m.benchmarks or m.scenarios or m.entries or RESULT_WORDS.search(words):
+        return False
+    after = c.block.text[c.index + len(c.text) : c.index + len(c.text) + 40]
+    if c.unit == "pct":
+        return bool(PRICE_AFTER.match(after))
+    return (c.unit == "" and not c.suffix) or (c.unit == "money" and not PER_AFTER.match(after))
+
+
+#: words of a sentence about results: a typed number there is one of them
+RESULT_WORDS = re.compile(
+    r"\b(?:MLPerf|results?|scores?|throughput|tokens?|samples?|queries|inferences?|latenc\w*|faster|slower|"
+    r"ahead|behind|outperform\w*|speed-?ups?|entry|entries)\b|\bper[-\s](?:GPU|accelerator|chip)",
+    re.I,
+)
+#: a percentage of a price: "15% lower list price", "a 10% discount", "20% cheaper"
+PRICE_AFTER = re.compile(
+    r"\s{0,2}(?:(?:lower|higher|cheaper|off|less|more)\s{1,2})?(?:(?:list|unit|purchase)\s{1,2})?"
+    r"(?:price|pricing|cost|discount|TCO|capex|opex|cheaper)\b",
+    re.I,
+)
+#: an amount per unit of work or time: a price a break-even computation would make
+PER_AFTER = re.compile(
+    r"\s{0,3}(?:per|/|an?|each)\s{1,3}(?:\w+\s{1,3}){0,2}?(?:tokens?|hours?|hr|queries|samples|month|year|GPU)",
+    re.I,
+)
 
 
 def _warn(c: Claim, what: str, help: str) -> Issue:
