@@ -2464,3 +2464,19 @@ def test_verified_naming_the_other_side_of_a_comparison_is_not_applied_to_an_unv
         + NOTE.format(ids="6.1-0038").replace("gpt-oss-120b", "Llama2-70b-99.9")
     )
     assert findings(tmp_path, body, official, manifest, "MLP023") == []
+
+
+def test_an_own_score_under_a_heading_that_names_the_run(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    """ "## Our run" over "Our box reached 14,380 tokens/s per GPU ...": the section says whose run it is."""
+    body = (
+        'gpt-oss-120b Server, MLPerf® Inference v6.1 Closed: {{ per_gpu("6.1-0003", "gpt-oss-120b", "Server") }} '
+        "tokens/s per GPU.{{ cite() }}\n\n## Our run\n\nOur box reached 14,380 tokens/s per GPU in the Server "
+        "scenario of MLPerf® Inference v6.1 gpt-oss-120b.\n\n{{ footnotes() }}\n"
+    )
+    assert rules_found(tmp_path, body, official, manifest, "MLP033") == ["MLP033"]
+    assert (
+        rules_found(tmp_path, body.replace("## Our run", "## Another box"), official, manifest, "MLP033")
+        == []
+    )

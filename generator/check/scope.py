@@ -414,8 +414,8 @@ def own_run(ctx: Context, c: Claim) -> bool:
     """Whether a typed score is the author's own run: its sentence says so ("we measured", "in our
     own lab"); the note its marker points to is about the author's run, citing no entry ("run by
     GridLease engineering on a GridLease host"); or its sentence's subject is the author's machine
-    ("Our host delivered ...") after its paragraph's lead or the paragraph before said the author
-    ran the benchmark."""
+    ("Our host delivered ...") after its paragraph's lead, the paragraph before or its section's
+    heading said the author ran the benchmark."""
     text = c.block.words(c.sentence)
     if OWN_RUN.search(text):
         return True
@@ -427,7 +427,10 @@ def own_run(ctx: Context, c: Claim) -> bool:
     if OWN_RUN.search(c.block.text[: c.sentence.start]):  # "**Our run.** ... our node reached 23,900"
         return True
     before = previous(ctx, c.block)
-    return before is not None and bool(OWN_RUN.search(before.text))
+    if before is not None and OWN_RUN.search(before.text):
+        return True
+    _, headings = _section(ctx, c.block)  # "## Our run" over "Our box reached 14,380 ..."
+    return bool(headings) and bool(OWN_RUN.search(headings[0].text))
 
 
 def note_of(ctx: Context, c: Claim) -> Note | None:
