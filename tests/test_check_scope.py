@@ -2480,3 +2480,112 @@ def test_an_own_score_under_a_heading_that_names_the_run(
         rules_found(tmp_path, body.replace("## Our run", "## Another box"), official, manifest, "MLP033")
         == []
     )
+
+
+def test_a_per_gpu_superlative_of_any_system_in_the_round_is_checked_against_the_whole_round(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    """After a lead about eight-GPU B300 systems, "the highest per-GPU Server throughput of any
+    system in MLPerf® Inference v6.1" claims the round: a GB300 rack is higher per GPU. The
+    scheme's weights ("Scoring: 40% latency, 30% cost") are no typed results."""
+    body = (
+        "**Track B.** Scoring: 40% latency under load, 30% cost model, 30% write-up.\n\n"
+        "Eight-GPU B300 systems only, MLPerf® Inference v6.1 Closed, Available, gpt-oss-120b Server.{{ cite() }}\n\n"
+        f"HPE's XD690, whose {{{{ {A} }}}} tokens per second per GPU{{{{ cite() }}}} is the highest per-GPU Server "
+        "throughput of any system in MLPerf® Inference v6.1 on gpt-oss-120b.\n\n{{ footnotes() }}\n"
+    )
+    found = findings(tmp_path, body, official, manifest, "MLP026")
+    assert len(found) == 1 and "6.1-0025 (CoreWeave, 72 GPUs) is higher than 14,211" in found[0], found
+    assert findings(tmp_path, body, official, manifest, "MLP019") == []
+
+
+def test_a_sentence_pointing_back_to_a_paragraph_that_reads_a_table_takes_the_tables_caption(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    """ "N2. Every row in Table 1 shares the round, division, category, benchmark and scenario
+    named in its caption." then "In that same slice the top per-GPU figure is ...": the caption
+    scopes the superlative."""
+    body = (
+        "## Notes\n\n**N1. Source.** Column D of the sheet mirrors the table below.\n\n"
+        "*Table 1: MLPerf® Inference v6.1, Closed division, Datacenter, Available category, gpt-oss-120b, "
+        "Server scenario, eight-GPU B300 systems.*{{ cite() }}\n\n"
+        f"| Entry | Per GPU (derived) |\n|---|--:|\n| 6.1-0052 | {{{{ {A} }}}} |\n| 6.1-0022 | {{{{ {B} }}}} |\n\n"
+        "**N2.** Every row in Table 1 shares the round, division, category, benchmark and scenario named in "
+        "its caption.\n\n"
+        f"**N3.** In that same slice the top per-GPU figure is {{{{ {A} }}}} tokens per second.{{{{ cite() }}}}\n\n"
+        "{{ footnotes() }}\n"
+    )
+    assert findings(tmp_path, body, official, manifest, "MLP026") == []
+
+
+def test_a_change_from_the_first_row_to_the_last_reads_the_tables_rounds(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    """A table of a series' median by round (its rows labelled by the loop: v5.1, v6.0, v6.1), its
+    note, then "From the first row to the last the median moved by 214.5%": the rounds are named
+    in the table the sentence reads."""
+    body = (
+        '{%- set s = series("llama2-70b-99.9", "Server", category="available", gpus=8, has_power=False) -%}\n'
+        "The median per GPU of eight-GPU Closed Available systems, Llama 2 70B 99.9% Server.\n\n"
+        "| Round | Median per GPU (derived) |\n|---|--:|\n"
+        "{% for p in s %}| MLPerf® Inference v{{ p.round }} | {{ p }} |\n{% endfor %}\n"
+        "*Only the version differs.*{{ cite() }}\n\n"
+        "From the first row to the last the median moved by {{ pct_change(s[-1], s[0]) }}.\n\n{{ footnotes() }}\n"
+    )
+    path = article(tmp_path, body, 'title: t\ndate: 2026-10-20\nrounds: ["5.1", "6.0", "6.1"]\n')
+    assert [f.message for f in check(path, official, manifest) if f.rule == "MLP007"] == []
+    # without the reference to the table the sentence does not name the rounds it compares
+    unread = article(
+        tmp_path,
+        body.replace("From the first row to the last", "Since then"),
+        'title: t\ndate: 2026-10-20\nrounds: ["5.1", "6.0", "6.1"]\n',
+    )
+    assert [f.rule for f in check(unread, official, manifest) if f.rule == "MLP007"] == ["MLP007"]
+
+
+def test_a_division_by_the_rows_chip_count_states_it_whatever_else_its_item_says(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    """ "113,685 ÷ 8 = 14,211 (rounded). For the one-GPU system ...": the one GPU is the other system's."""
+    body = (
+        "HPE's eight-GPU XD690 (entry 6.1-0052) posted 113,685 tokens per second on gpt-oss-120b, Server, in "
+        "MLPerf® Inference v6.1 Closed.[^1]\n\n"
+        "1. *How per-GPU is computed.* 113,685 ÷ 8 = 14,211 (rounded). For the one-GPU system the system "
+        "result is already per GPU.\n\n" + NOTE.format(ids="6.1-0052")
+    )
+    assert findings(tmp_path, body, official, manifest, "MLP025") == []
+
+
+def test_the_mark_as_a_verb_or_in_a_product_name_and_mlcommons_telling_buyers(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    body = (
+        "We MLPerfed our server. Ferrovia delivered four GraphBox MLPerf Edition appliances. MLCommons is in "
+        "effect telling buyers that this is the machine to get. The MLPerf results are in.\n"
+    )
+    path = article(tmp_path, body, FRONT)
+    got = [
+        (f.rule, f.message)
+        for f in check(path, official, manifest)
+        if f.rule in ("MLP013", "MLP014", "MLP032")
+    ]
+    assert got == [
+        ("MLP013", 'altered mark "MLPerfed"'),
+        ("MLP014", '"MLPerf" is followed by "Edition", not a benchmark name'),
+        (
+            "MLP032",
+            '"MLCommons is in effect telling buyers that" suggests that MLCommons endorses or certifies the company or product',
+        ),
+    ]
+
+
+def test_a_constant_sharing_its_value_with_a_row_of_another_benchmark_is_no_copy(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    """An own run's constant(6884, ...) on Whisper equals a Llama 3.1 8B row's value: a coincidence."""
+    body = (
+        '{%- set ours = constant(6884, "own-lab unverified run") -%}\n'
+        'Whisper Offline, MLPerf® Inference v6.1 Closed: {{ result("6.1-0103", "whisper", "Offline") }} '
+        "samples/s.{{ cite() }} Our unverified run: {{ ours }} samples/s.\n\n{{ footnotes() }}\n"
+    )
+    assert [m for m in findings(tmp_path, body, official, manifest, "MLP019") if "constant()" in m] == []

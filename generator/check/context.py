@@ -69,7 +69,7 @@ ATTRIBUTION = re.compile(
 )
 COMPARE_CUE = re.compile(
     r"\b(?:than|versus|vs\.?|against|compared|ahead|behind|outperform\w*|beat\w*|faster|slower|"
-    r"higher|lower|above|below|more|less|over|ratio|gain|improve\w*|increase\w*|times|"
+    r"higher|lower|above|below|more|less|fewer|over|ratio|gain|improve\w*|increase\w*|times|"
     # a change between two results: "fell from ... to ...", "a drop of", "grew", "doubled"
     r"fell|falls?|falling|rose|rises?|rising|drop\w*|declin\w*|grew|grows?|growing|climb\w*|"
     r"jump\w*|doubl\w*|halv\w*|went from|"

@@ -57,7 +57,8 @@ ATTRIBUTES = {
 }
 BACK_REFERENCE = re.compile(
     r"\b(?:these|those|they|them|their|the same|such|both|either|neither|the two|the pair|the rest|"
-    r"the others?|this (?:set|group|field|list|round|scenario|category|comparison)|that (?:set|group|round))\b",
+    r"the others?|this (?:set|group|field|list|round|scenario|category|comparison|slice|selection|population)|"
+    r"that (?:same )?(?:set|group|round|slice|selection|population|field))\b",
     re.I,
 )
 #: a paragraph that declares the scope of what follows it: "Scope of every figure in this memo:",
@@ -155,7 +156,11 @@ OWN_DOMAIN = re.compile(
     r"accelerators?|GPUs?|chips?)\s{1,3}(?:in|of|across)\s{1,3}(?:the\s{1,3})?(?:whole\s{1,3}|entire\s{1,3})?"
     r"(?:MLPerf®?\s{1,3}Inference\s{1,3})?(?:v?\d+\.\d+\b|round\b)|"
     r"(?:[^.;:]|\.(?=\d)){0,80}?\b(?:of\s{1,3}(?:any|all)\s{1,3}(?:systems?|submissions?|entries|GPUs?|accelerators?)\s{1,3})?"
-    r"(?:in|across|of)\s{1,3}the\s{1,3}(?:whole|entire)\s{1,3}(?:[^.;:]|\.(?=\d)){0,40}?round\b",
+    r"(?:in|across|of)\s{1,3}the\s{1,3}(?:whole|entire)\s{1,3}(?:[^.;:]|\.(?=\d)){0,40}?round\b|"
+    # "the highest per-GPU Server throughput of any system in MLPerf® Inference v6.1"
+    r"\s{1,3}(?:[\w®.-]{1,40}\s{1,3}){0,5}?of\s{1,3}(?:any|all|every)\s{1,3}(?:systems?|servers?|submissions?|"
+    r"entr(?:y|ies)|GPUs?|accelerators?)\s{1,3}(?:in|of|across)\s{1,3}(?:the\s{1,3})?(?:MLPerf®?\s{1,3}Inference\s{1,3})?"
+    r"(?:v?\d+\.\d+\b|round\b)",
     re.I,
 )
 
@@ -187,13 +192,11 @@ def _sources(ctx: Context, b: Block, s: Sentence | None) -> list[tuple[str, Ment
     before = previous(ctx, b)
     if before is not None and BACK_REFERENCE.search(words):
         out.append((f"the paragraph on line {line(ctx, before)}, which it points back to", read(before.text)))
+        out += _captions(
+            ctx, before, referred_table(ctx, before, before.text), "the paragraph it points back to"
+        )
     table = referred_table(ctx, b, words) if b.table < 0 else None
-    if table is not None:  # "the highest per-GPU figure of those rows", "in Table 1"
-        out += [
-            (f"the caption of the table on line {line(ctx, x)}, which it refers to", read(x.text))
-            for x in ctx.doc.beside(table)
-            if x.kind == "paragraph"
-        ]
+    out += _captions(ctx, b, table, "it")  # "the highest per-GPU figure of those rows", "in Table 1"
     lead, headings = _section(ctx, b)
     if lead is not None and lead is not b:
         out.append((f"its section's lead paragraph on line {line(ctx, lead)}", read(lead.text)))
@@ -205,6 +208,17 @@ def _sources(ctx: Context, b: Block, s: Sentence | None) -> list[tuple[str, Ment
     out += [(f"the heading on line {line(ctx, h)}", read(h.text)) for h in headings]
     out += _front_matter(ctx)
     return out
+
+
+def _captions(ctx: Context, b: Block, table: int | None, who: str) -> list[tuple[str, Mentions]]:
+    """The captions of *table* (none when None), which *who* refers to."""
+    if table is None or b.table >= 0:
+        return []
+    return [
+        (f"the caption of the table on line {line(ctx, x)}, which {who} refers to", ctx.vocab.read(x.text))
+        for x in ctx.doc.beside(table)
+        if x.kind == "paragraph"
+    ]
 
 
 def referred_table(ctx: Context, b: Block, words: str) -> int | None:
@@ -256,8 +270,8 @@ def line(ctx: Context, b: Block) -> int:
 def surroundings(ctx: Context, b: Block) -> list[Block]:
     """The blocks a reader sees with *b* and reads it by: its table's header and caption or its
     list's lead paragraph, the paragraph before it (the whole table, when a table ends right
-    above it), its section's lead paragraph and headings, then the rest of its section up to it
-    (what a reader of the section has just read)."""
+    above it), a table it refers to ("the first row", "Table 2"), its section's lead paragraph and
+    headings, then the rest of its section up to it (what a reader of the section has just read)."""
     out: list[Block] = []
     if b.table >= 0:
         out += [x for x in ctx.doc.cells(b.table) if x.row == 0] + ctx.doc.beside(b.table)
@@ -266,6 +280,9 @@ def surroundings(ctx: Context, b: Block) -> list[Block]:
     out += [x for x in (before, lead) if x is not None] + headings
     if before is not None and before.table >= 0 and before.table != b.table:
         out += ctx.doc.cells(before.table)  # "Between the two rounds, ...": the table just read
+    table = referred_table(ctx, b, b.text) if b.table < 0 else None
+    if table is not None:  # "From the first row to the last ...": the table it reads, rows and caption
+        out += ctx.doc.cells(table) + ctx.doc.beside(table)
     out += _read_before(ctx, b)
     unique = list({id(x): x for x in out}.values())
     return [x for x in unique if x is not b and not x.generated]

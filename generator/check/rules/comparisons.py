@@ -699,6 +699,13 @@ def _own_chip_counts(ctx: Context, c: Claim, here: list[Claim]) -> set[int]:
     return chip_counts(clause, strict=True)
 
 
+def _divides_by(c: Claim, gpus: int) -> bool:
+    """Whether *c*'s sentence divides by the row's chip count ("113,685 ÷ 8 = 14,211", "divided by 72")."""
+    return bool(
+        re.search(rf"(?:÷|/|\bdivided\s+by|\bover)\s{{0,2}}{gpus}\b(?![.,]\d)", c.block.words(c.sentence))
+    )
+
+
 def _misnamed(ctx: Context, c: Claim) -> str:
     """What the sentence names wrongly about the value *c*, or ""."""
     r = c.rows[0]
@@ -714,7 +721,8 @@ def _misnamed(ctx: Context, c: Claim) -> str:
             rounds=m.rounds or p.rounds,
             scenarios=m.scenarios,
             categories=m.categories or p.categories,
-            strict_chips=m.strict_chips or p.strict_chips,
+            # unless the sentence states its count its own way ("113,685 ÷ 8 = 14,211")
+            strict_chips=m.strict_chips or (set() if _divides_by(c, r.gpus) else p.strict_chips),
         )
     explained = {
         k: {getattr(o, k) for x in others for o in x.rows} for k in ("scenario", "category", "round")

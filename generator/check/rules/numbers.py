@@ -128,6 +128,9 @@ def _not_a_number(ctx: Context, c: Claim, clauses: set[str]) -> bool:
         return True  # "carries 25 of the 100 points", "| C3 points |", "within 5% ... earns 25"
     if c.unit == "money" and EXPECTED.search(c.block.words(c.sentence)):
         return True  # "its 2025 revenue of NOK 41 billion": the business's figures, no result's
+    after = c.block.text[c.index + len(c.text) : c.index + len(c.text) + 40]
+    if c.unit == "money" and MILLIONS.search(c.text) and not PER_AFTER.match(after):
+        return True  # "closing target $6 million": no price a result makes is millions at once
     return (
         _allowed(ctx, c)
         or (_clause(c.text, clauses) and not c.suffix and not c.unit)
@@ -151,9 +154,13 @@ def _scoring(ctx: Context, c: Claim) -> bool:
             return True
     if POINTS_AFTER.match(after) or (AWARDS_BEFORE.search(before) and POINTS.search(b.words(c.sentence))):
         return True
+    if c.suffix and WEIGHTS_LEAD.search(b.text[c.sentence.start : c.index]):
+        return True  # "Scoring: 40% latency under load, 30% cost model, 30% write-up": weights
     return bool(c.suffix) and bool(BAND_AFTER.match(after)) and bool(POINTS.search(b.words(c.sentence)))
 
 
+#: a sentence that lists a scheme's weights: "Scoring: 40% latency, 30% cost", "weighted 60/40"
+WEIGHTS_LEAD = re.compile(r"\b(?:scoring|weights?|weighting|weighted|criteria)\b\s{0,2}[:(]", re.I)
 #: a column of a scoring scheme: "C3 points", "Grade", "Weight", "Marks"
 SCORING_HEADER = re.compile(r"\b(?:points?|grades?|weights?|weighting|marks|rank(?:ing)?)\b", re.I)
 #: "25 of the 100 points", "25 of 100"
@@ -226,6 +233,8 @@ RESULT_WORDS = re.compile(
     r"ahead|behind|outperform\w*|speed-?ups?|entry|entries)\b|\bper[-\s](?:GPU|accelerator|chip)",
     re.I,
 )
+#: an amount in millions or billions: "$6 million", "$7.8M", "EUR 2bn"
+MILLIONS = re.compile(r"(?:million|billion|mn|bn|[MB])$", re.I)
 #: a percentage of a price: "15% lower list price", "a 10% discount", "20% cheaper"
 PRICE_AFTER = re.compile(
     r"\s{0,2}(?:(?:lower|higher|cheaper|off|less|more)\s{1,2})?(?:(?:list|unit|purchase)\s{1,2})?"
@@ -368,6 +377,12 @@ def _copied_constants(ctx: Context) -> Iterator[Issue]:
         return
     table = ctx.matcher.table
     rows = table.positions(round=ctx.article_rounds) if ctx.article_rounds else range(len(table))
+    # of the benchmarks the article prints results of: an own run's 6,884 on Whisper is not a
+    # copy of the 6,884 of a Llama 3.1 8B row
+    benchmarks = {r.benchmark for x in ctx.claims if not x.typed for r in x.rows}
+    if benchmarks:
+        column = table.column("benchmark")
+        rows = [p for p in rows if column[p] in benchmarks]
     results, per_gpu = table.column("result"), table.column("per_accelerator")
     for c in ctx.claims:
         if c.typed or c.kind != "constant" or abs(c.value) < 1000 or ctx.quoted(c.block, c.index):
