@@ -2589,3 +2589,16 @@ def test_a_constant_sharing_its_value_with_a_row_of_another_benchmark_is_no_copy
         "samples/s.{{ cite() }} Our unverified run: {{ ours }} samples/s.\n\n{{ footnotes() }}\n"
     )
     assert [m for m in findings(tmp_path, body, official, manifest, "MLP019") if "constant()" in m] == []
+
+
+def test_a_table_under_a_marked_lead_whose_note_mistypes_the_entry_is_reported_once_at_the_note(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    """A datasheet's table of 6.1-0045's results under "... submitted to MLPerf® Inference v6.1.[1]",
+    note [1] citing 6.1-0046: one mistyped ID (MLP021 at the note), not cells without a marker."""
+    body = (
+        "The G894-AD3-AAX7 with eight B300 GPUs was submitted to MLPerf® Inference v6.1 (Closed, Datacenter, "
+        "Available).[^1]\n\n| Benchmark | Scenario | Result |\n|---|---|--:|\n"
+        "| gpt-oss-120b | Server | 111,218 tokens/s |\n\n" + NOTE.format(ids="6.1-0046")
+    )
+    assert rules_found(tmp_path, body, official, manifest, "MLP002", "MLP021") == ["MLP021"]

@@ -10,6 +10,7 @@ from dataclasses import replace
 from generator.check.claims import Claim
 from generator.check.context import Context
 from generator.check.document import Block, Document
+from generator.check.matching import one_keystroke
 from generator.check.notes import Note
 from generator.check.registry import Issue, rule
 from generator.check.rules.common import LEGEND_CORE, at, at_claim, at_note, label, section_of
@@ -156,7 +157,8 @@ def _marked_elsewhere(ctx: Context, c: Claim, cited: set[str], marked: set[int])
     if after is not None and id(after) in marked and c.entries <= _named(ctx, after):
         return True
     if any(  # "Cisco's UCS C880A M8 (entry 6.1-0014) ...[1]" above its table
-        id(x) in marked and c.entries <= _named(ctx, x) for x in _lead_ins(ctx, c.block)
+        id(x) in marked and (c.entries <= _named(ctx, x) or _mistyped_note(ctx, c, x))
+        for x in _lead_ins(ctx, c.block)
     ):
         return True
     above = previous(ctx, c.block) if c.block.kind == "paragraph" else None
@@ -178,6 +180,14 @@ def _marked_entries(ctx: Context, marked: set[int]) -> set[str]:
         }
     out: set[str] = ctx.memo["marked entries"]
     return out
+
+
+def _mistyped_note(ctx: Context, c: Claim, b: Block) -> bool:
+    """Whether each entry of *c* is one keystroke from an entry the notes of *b*'s markers list:
+    the note cites a mistyped ID (MLP021 reports it, at the note), not no entry at all."""
+    notes = [ctx.notes.note(m.label) for m in ctx.notes.markers if m.block is b]
+    cited = {e for n in notes if n is not None for e in n.entries}
+    return bool(c.entries) and all(any(one_keystroke(e, n) for n in cited) for e in c.entries)
 
 
 def _caption_marked(ctx: Context, c: Claim) -> bool:
