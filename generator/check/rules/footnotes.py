@@ -187,7 +187,9 @@ def _mistyped_note(ctx: Context, c: Claim, b: Block) -> bool:
     the note cites a mistyped ID (MLP021 reports it, at the note), not no entry at all."""
     notes = [ctx.notes.note(m.label) for m in ctx.notes.markers if m.block is b]
     cited = {e for n in notes if n is not None for e in n.entries}
-    return bool(c.entries) and all(any(one_keystroke(e, n) for n in cited) for e in c.entries)
+    return bool(c.entries) and all(
+        e not in cited and any(one_keystroke(e, n) for n in cited) for e in c.entries
+    )
 
 
 def _caption_marked(ctx: Context, c: Claim) -> bool:
