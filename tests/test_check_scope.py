@@ -2602,3 +2602,32 @@ def test_a_table_under_a_marked_lead_whose_note_mistypes_the_entry_is_reported_o
         "| gpt-oss-120b | Server | 111,218 tokens/s |\n\n" + NOTE.format(ids="6.1-0046")
     )
     assert rules_found(tmp_path, body, official, manifest, "MLP002", "MLP021") == ["MLP021"]
+
+
+def test_the_more_energy_efficient_choice_after_results_without_measured_power(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    """A paragraph printing two rows without measured power, then "the B300 is also the more
+    energy-efficient choice": an efficiency claim about those results (MLP011)."""
+    body = (
+        f"In MLPerf® Inference v6.1 Closed, gpt-oss-120b Server, the B300 row delivers {{{{ {A} }}}} and the "
+        f"other {{{{ {B} }}}} tokens per second per GPU (derived).{{{{ cite() }}}}\n\n"
+        "In a similar power envelope, the B300 is also the more energy-efficient choice for this service.\n\n"
+        "{{ footnotes() }}\n"
+    )
+    assert rules_found(tmp_path, body, official, manifest, "MLP011") == ["MLP011"]
+    plain = body.replace("the more energy-efficient choice", "the choice")
+    assert rules_found(tmp_path, plain, official, manifest, "MLP011") == []
+
+
+def test_an_official_result_typed_as_an_unverified_score(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    """ "It achieved an unverified score of 118,042 tokens per second" of entry 6.1-0069's own
+    Offline result: the article calls an official result unverified (MLP024)."""
+    body = (
+        "MiTAC's G4826 ran gpt-oss-120b in MLPerf® Inference v6.1 Closed Datacenter, Available (entry "
+        "6.1-0069). It achieved an unverified score of 118,042 tokens per second in the Offline scenario.[^1]\n\n"
+        + NOTE.format(ids="6.1-0069").replace("Server scenario", "Offline scenario")
+    )
+    assert rules_found(tmp_path, body, official, manifest, "MLP024") == ["MLP024"]

@@ -22,6 +22,11 @@ POWER = re.compile(
     r"\b\d{1,3}(?:[,.]\d{1,3}){0,4}\s?(?:kW|MW|W|watts?|kilowatts?|megawatts?)\b|\brated power\b|\bPSU\b)",
     re.I,
 )
+#: a comparison by energy efficiency: "the more energy-efficient choice", "the most power-efficient"
+EFFICIENCY_CLAIM = re.compile(
+    r"\b(?:more|most|less|least|better|best|higher|lower|greater|superior)\s{1,3}(?:energy|power)[- ]efficien",
+    re.I,
+)
 #: a configured power limit ("GPU power limit stated in the notes | 1,200 W"): a setting of the
 #: system, not a metric of its result
 SETTING = re.compile(
@@ -85,8 +90,11 @@ def power_without_measurement(ctx: Context) -> Iterator[Issue]:
             # them stands for every benchmark of the entry, and the paragraph's other sentences
             # may be about other systems
             own = [r for c in numbers for r in c.rows]
-            if not numbers and not (rows and re.search(r"(?<![\w.])\d", text)):
-                continue  # a version ("v6.1") is no number a power claim could rest on
+            if not numbers and not (
+                rows and (re.search(r"(?<![\w.])\d", text) or EFFICIENCY_CLAIM.search(text))
+            ):
+                continue  # a version ("v6.1") is no number a power claim could rest on; "the more
+                # energy-efficient choice" after the section's results is a claim about them
             labels = [(x.start(), x.end()) for x in CONFIG_LABEL.finditer(text)]
             if labels and all(any(a <= p.start() < z for a, z in labels) for p in POWER.finditer(text)):
                 continue  # its only power words name a configuration ("TGP 1000W configuration")
