@@ -1147,8 +1147,10 @@ def test_a_typed_percentage_that_compares_no_results_is_a_warning(
         "Our model assumed a price discount of 10% to 15%; the B300 row gave {{ a }} tokens/s per GPU, "
         "a derived value.{{ cite() }}\n\n{{ footnotes() }}\n"
     )
-    path = article(tmp_path, body, FRONT)
-    assert [f.severity for f in check(path, official, manifest) if f.rule == "MLP019"] == [
+    path = article(tmp_path, body, FRONT)  # said to be assumed: an input, nothing to report
+    assert [f.severity for f in check(path, official, manifest) if f.rule == "MLP019"] == []
+    taken = article(tmp_path, body.replace("Our model assumed", "Our model takes"), FRONT)
+    assert [f.severity for f in check(taken, official, manifest) if f.rule == "MLP019"] == [
         "warning",
         "warning",
     ]
@@ -2631,3 +2633,16 @@ def test_an_official_result_typed_as_an_unverified_score(
         + NOTE.format(ids="6.1-0069").replace("Server scenario", "Offline scenario")
     )
     assert rules_found(tmp_path, body, official, manifest, "MLP024") == ["MLP024"]
+
+
+def test_an_assumed_percentage_and_a_fleet_size_are_no_typed_results(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    body = (
+        f"In MLPerf® Inference v6.1 Closed, gpt-oss-120b Server: {{{{ {A} }}}} tokens/s per GPU.{{{{ cite() }}}}\n\n"
+        "Our plan assumes 40% headroom for failover. In 2026 our halls hosted roughly 2,400 accelerators for "
+        "tenants.\n\n{{ footnotes() }}\n"
+    )
+    assert findings(tmp_path, body, official, manifest, "MLP019") == []
+    price = body.replace("Our plan assumes 40% headroom for failover.", "A 40% share went to failover.")
+    assert len(findings(tmp_path, price, official, manifest, "MLP019")) == 1

@@ -177,6 +177,8 @@ def _typed_verdict(ctx: Context, c: Claim) -> Issue | None:
     use otherwise, nothing for a chip count a printed row has."""
     if c.unit == "pct" and not c.rows and _beside_results(ctx, c):
         return None  # "the 15% price cut": a price's
+    if c.unit == "pct" and not _comparing(c) and ASSUMPTION.search(c.block.words(c.sentence)):
+        return None  # "our plan assumes 40% headroom", "assumed 60% utilisation": an input, no result
     if c.unit == "pct" and not _comparing(c):  # "a price discount of 10% to 15%": an assumption
         return _warn(c, "no comparison of results", "print it with constant(value, why)")
     if QUESTION.search(c.block.words(c.sentence)):  # "So, is it 2.5×?": a claim under examination
@@ -185,6 +187,14 @@ def _typed_verdict(ctx: Context, c: Claim) -> Issue | None:
         counts = _printed_counts(ctx, c)
         if int(c.value) in counts:
             return None  # the count of a row its section prints: verified against the data
+        if (
+            not c.rows
+            and OURS.search(c.block.words(c.sentence))
+            and _beside_results(ctx, replace(c, unit=""))
+        ):
+            return (
+                None  # "our halls hosted roughly 2,400 accelerators": the writer's fleet, no system's count
+            )
         what = "a chip count no row printed in its section has" if counts else "a chip count"
         return _warn(c, what, "print it with x.gpus or gpus(...)")
     if c.kind in ("ratio", "pct") and _sides_printed(ctx, c):  # right today; will not follow the data
@@ -227,6 +237,13 @@ def _beside_results(ctx: Context, c: Claim) -> bool:
     return (c.unit == "" and not c.suffix) or (c.unit == "money" and not PER_AFTER.match(after))
 
 
+#: the writer's own: "our halls", "we run"
+OURS = re.compile(r"\b(?:our|we|us)\b", re.I)
+#: a percentage the writer assumes: headroom, utilisation, a load factor
+ASSUMPTION = re.compile(
+    r"\b(?:assum\w*|headroom|utili[sz]ation|utili[sz]ed|occupancy|load factor|duty cycle|overhead|buffer)\b",
+    re.I,
+)
 #: words of a sentence about results: a typed number there is one of them
 RESULT_WORDS = re.compile(
     r"\b(?:MLPerf|results?|scores?|throughput|tokens?|samples?|queries|inferences?|latenc\w*|faster|slower|"
