@@ -2646,3 +2646,21 @@ def test_an_assumed_percentage_and_a_fleet_size_are_no_typed_results(
     assert findings(tmp_path, body, official, manifest, "MLP019") == []
     price = body.replace("Our plan assumes 40% headroom for failover.", "A 40% share went to failover.")
     assert len(findings(tmp_path, price, official, manifest, "MLP019")) == 1
+
+
+def test_a_bare_number_no_row_gives_is_a_warning_and_a_rounded_result_an_error(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    """With no unit and no row giving it, "48 streams" beside a Server result may be a setting: a
+    warning; "about 14,000" beside the printed 14,211 is that result rounded: an error."""
+    body = (
+        f"In MLPerf® Inference v6.1 Closed, gpt-oss-120b Server: {{{{ {A} }}}} tokens/s per GPU.{{{{ cite() }}}} "
+        "The Server queue holds 48 requests.\n\n{{ footnotes() }}\n"
+    )
+    assert severities(article(tmp_path, body, FRONT), official, manifest, "MLP019") == [
+        ("MLP019", "warning", "48 is typed by hand (no unit says it is a result)")
+    ]
+    rounded = body.replace("The Server queue holds 48 requests.", "That is about 14,000 per GPU.")
+    assert [s for _, s, _ in severities(article(tmp_path, rounded, FRONT), official, manifest, "MLP019")] == [
+        "error"
+    ]

@@ -212,6 +212,17 @@ def _typed_verdict(ctx: Context, c: Claim) -> Issue | None:
     given = _placeholder_for(ctx, c)
     if given is None and not c.rows and _beside_results(ctx, c):
         return None  # "16 eight-GPU B300 servers", "$7.8M over FY2027": the writer's own subject
+    if (
+        given is None
+        and not c.rows
+        and not c.unit
+        and not c.suffix
+        and c.kind in ("number", "count")
+        and not _near_printed(ctx, c)
+    ):
+        # a bare number no row gives ("raised from 16 to 32", "82 / 100"): the checker cannot
+        # tell a result from a setting or a count, and says so without blocking the article
+        return _warn(c, "no unit says it is a result", "print it with constant(value, why) if it is one")
     return at_claim(
         c,
         f"{c.text} is typed by hand" + (f" ({given[0]})" if given else ""),
@@ -219,6 +230,16 @@ def _typed_verdict(ctx: Context, c: Claim) -> Issue | None:
         if given
         else "print it with a placeholder (result, per_gpu, power, ratio, ...) or constant(value, why)",
     )
+
+
+def _near_printed(ctx: Context, c: Claim) -> bool:
+    """Whether a typed number is within a tenth of a value a row printed in its section has (its
+    result or per-GPU value): "a B200 about 11,300" beside a printed 11,276 is that result, rounded."""
+    for r in _section_rows(ctx, c):
+        for v in (r.result, r.per_accelerator):
+            if v == v and v > 0 and abs(c.value / v - 1) <= 0.1:
+                return True
+    return False
 
 
 def _beside_results(ctx: Context, c: Claim) -> bool:
