@@ -94,7 +94,13 @@ def hand_typed_number(ctx: Context) -> Iterator[Issue]:
     not give is an error that names the value they give. A number repeating one quoted earlier
     in its paragraph (a correction: "we wrote 'about 2% faster' ... not 2%") is the quotation's. A wattage stated
     as a configured power limit or a rating ("1,000 W TDP") is a setting, not a result. A typed
-    number that a row printed in its section gives is told the placeholder that prints it. Inline ``<!-- gpu-insights: allow MLP019
+    number that a row printed in its section gives is told the placeholder that prints it. The
+    writer's own subject is no result: a count or an amount of money in a sentence that names no
+    benchmark, scenario, entry or result ("16 eight-GPU B300 servers", "a capital outlay of
+    $7.8M"), a percentage of a price or one the sentence says is assumed ("assumes 40%
+    headroom"), a scheme's weights ("Scoring: 40% latency, 30% cost"). A bare number (no unit)
+    that no row gives and no printed value is near ("raised from 16 to 32") is a warning: the
+    checker cannot tell a setting from a result. Inline ``<!-- gpu-insights: allow MLP019
     "why" -->`` accepts a deliberate one."""
     if not ctx.template:
         return
