@@ -256,7 +256,7 @@ def _beside_results(ctx: Context, c: Claim) -> bool:
     price")."""
     words = c.block.words(c.sentence)
     m = ctx.mentions(c.block, c.sentence)
-    if m.benchmarks or m.scenarios or m.entries or RESULT_WORDS.search(words):
+    if m.benchmarks or m.scenarios or m.entries or RESULT_TALK.search(words):
         return False
     after = c.block.text[c.index + len(c.text) : c.index + len(c.text) + 40]
     if c.unit == "pct":
@@ -272,7 +272,7 @@ ASSUMPTION = re.compile(
     re.I,
 )
 #: words of a sentence about results: a typed number there is one of them
-RESULT_WORDS = re.compile(
+RESULT_TALK = re.compile(
     r"\b(?:MLPerf|results?|scores?|throughput|tokens?|samples?|queries|inferences?|latenc\w*|faster|slower|"
     r"ahead|behind|outperform\w*|speed-?ups?|entry|entries)\b|\bper[-\s](?:GPU|accelerator|chip)",
     re.I,
