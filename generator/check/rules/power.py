@@ -22,6 +22,12 @@ POWER = re.compile(
     r"\b\d{1,3}(?:[,.]\d{1,3}){0,4}\s?(?:kW|MW|W|watts?|kilowatts?|megawatts?)\b|\brated power\b|\bPSU\b)",
     re.I,
 )
+#: a proxy denied before it: "rather than from a GPU's rated power", "no TDP enters any figure"
+DENIED = re.compile(
+    r"\b(?:rather than|instead of|not|no|never|without|nor|neither|nobody|no one|n't|avoid\w*|refus\w*)"
+    r"(?:\b|(?<=n't))[^.;]{0,50}$",
+    re.I,
+)
 #: a comparison by energy efficiency: "the more energy-efficient choice", "the most power-efficient"
 EFFICIENCY_CLAIM = re.compile(
     r"\b(?:more|most|less|least|better|best|higher|lower|greater|superior)\s{1,3}(?:energy|power)[- ]efficien",
@@ -113,11 +119,7 @@ def power_without_measurement(ctx: Context) -> Iterator[Issue]:
                 own = measured  # "9,514.40 W", "31.7836 ÷ 9.51440": a row's own result and measured power
             unmeasured = sorted({label(r) for r in own or rows if not r.has_power})
             proxy = PROXY.search(text)
-            if proxy and re.search(
-                r"\b(?:rather than|instead of|not|no|never|without|nor|neither|nobody|no one|n't|avoid\w*|refus\w*)(?:\b|(?<=n't))[^.;]{0,50}$",
-                text[: proxy.start()],
-                re.I,
-            ):
+            if proxy and DENIED.search(text[: proxy.start()]):
                 proxy = None  # "from official measurements rather than from a GPU's rated power"
                 if all(PROXY.fullmatch(x.group(0)) for x in POWER.finditer(text)):
                     continue  # "no TDP enters any figure": the only power words deny a proxy
