@@ -2664,3 +2664,32 @@ def test_a_bare_number_no_row_gives_is_a_warning_and_a_rounded_result_an_error(
     assert [s for _, s, _ in severities(article(tmp_path, rounded, FRONT), official, manifest, "MLP019")] == [
         "error"
     ]
+
+
+def test_an_own_labs_constant_compared_with_an_official_row_in_a_section_of_its_own(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    """ "## Our number" then "in our lab ... delivered {{ ours }} tokens/s per GPU, {{ pct_change(ours,
+    amd) }} above AMD's result": the section names no benchmark, but it prints an official row."""
+    amd = 'per_gpu("6.1-0003", "gpt-oss-120b", "Server")'
+    body = (
+        '{%- set ours = constant(16050, "Halyard 2.4 in our lab") -%}\n'
+        f"AMD's MI355X system posted {{{{ {amd} }}}} tokens/s per GPU on gpt-oss-120b Server in MLPerf® Inference "
+        "v6.1 Closed (derived).{{ cite() }}\n\n## Our number\n\n"
+        "On an eight-GPU MI355X server in our lab, Halyard 2.4 delivered {{ ours }} tokens/s per GPU, "
+        f"{{{{ pct_change(ours, {amd}) }}}} above AMD's result.{{{{ cite() }}}}\n\n{{{{ footnotes() }}}}\n"
+    )
+    assert rules_found(tmp_path, body, official, manifest, "MLP022", "MLP033") == ["MLP022", "MLP033"]
+
+
+def test_a_review_turned_into_a_verdict_on_the_product_implies_endorsement(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    body = (
+        "This result is verified by MLCommons Association, confirming the XA NB3I-E12 as the trusted "
+        "platform of choice for enterprise generative AI. Result verified by MLCommons Association.\n"
+    )
+    found = findings(tmp_path, body, official, manifest, "MLP032")
+    assert len(found) == 1 and found[0].startswith('6:16 "verified by MLCommons Association, confirming'), (
+        found
+    )

@@ -16,6 +16,7 @@ from generator.article.sourcemap import EXPR
 from generator.check.claims import (
     NUMBER,
     PER_GPU_LEAD,
+    THROUGHPUT_UNIT,
     TOTAL_BEFORE,
     Claim,
     entry_claims,
@@ -231,7 +232,7 @@ class Context:
         if self.matcher is not None:
             self._match(out, values=not self.template)
         for c in out:  # a score of the author's own run that no entry gives is unverified, called so or not
-            if c.typed and not c.rows and c.unit in ("throughput", "per_gpu") and own_run(self, c):
+            if not c.rows and own_score(c) and own_run(self, c):
                 c.unverified = True
         for c in out:  # "3.2% below the official result": a relation of an unverified score is unverified
             if c.kind in ("ratio", "pct") and any(x.unverified for x in c.sides):
@@ -670,6 +671,15 @@ def _lists(claims: list[Claim]) -> list[list[Claim]]:
         else:
             runs.append([c])
     return runs
+
+
+def own_score(c: Claim) -> bool:
+    """A number typed with a results unit, or a ``constant()`` printed before one: how a score
+    of the author's own run is written ("{{ ours }} tokens/s per GPU")."""
+    if c.typed:
+        return c.unit in ("throughput", "per_gpu")
+    after = c.block.text[c.index + len(c.text) : c.index + len(c.text) + 40]
+    return c.kind == "constant" and bool(THROUGHPUT_UNIT.match(after))
 
 
 def _inherit_units(claims: list[Claim], column: str) -> None:

@@ -412,7 +412,13 @@ _CERTIFIED_ON = (
     # "has obtained the MLPerf® certification of MLCommons", "MLCommons certification"
     r"(?:MLPerf®?|MLCommons)\s+(?:Inference\s+)?(?:v?\d+(?:\.\d+)*\s+)?certification|certification\s+(?:of|from|by)\s+MLCommons"
 )
-ENDORSEMENT = re.compile(rf"\b(?:{_BY}|{_ENDORSES}|{_ADJECTIVE}|{_CERTIFIED_ON})", re.I)
+#: a review turned into a verdict on the product: "verified by MLCommons Association, confirming
+#: the XA NB3I-E12 as the trusted platform of choice"
+_VOUCHED = (
+    r"(?:verified|reviewed|validated|published)\s+by\s+(?:the\s+)?MLCommons(?:\s+Association)?[,;]?\s+"
+    r"(?:\w+\s+){0,2}?(?:confirming|proving|establishing|making|certifying|cementing)\s+(?:\S+\s+){1,8}?as\s+(?:the|a|an)\b"
+)
+ENDORSEMENT = re.compile(rf"\b(?:{_BY}|{_ENDORSES}|{_ADJECTIVE}|{_CERTIFIED_ON}|{_VOUCHED})", re.I)
 _DENIED = re.compile(r"(?:\bnot|\bnever|\bno|n[\'’]t|\bnor|\bwithout)\s+(?:\w+\s+){0,2}$", re.I)
 
 

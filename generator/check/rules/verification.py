@@ -9,8 +9,8 @@ from collections.abc import Iterator
 from dataclasses import replace
 
 from generator.article.footnotes import INTERACTIVE_SINCE, NOT_VERIFIED
-from generator.check.claims import THROUGHPUT_UNIT, Claim
-from generator.check.context import COMPARE_CUE, Context
+from generator.check.claims import Claim
+from generator.check.context import COMPARE_CUE, Context, own_score
 from generator.check.document import Block
 from generator.check.findings import Finding
 from generator.check.fix import Edit, Source
@@ -502,18 +502,11 @@ def inferred_undisclosed(ctx: Context) -> Iterator[Issue]:
     )
 
 
-def _a_score(c: Claim) -> bool:
-    """A number typed with a results unit, or a template's ``constant()`` printed before one
-    ("{{ constant(20000, 'our lab') }} tokens/s"): what an own run's score is written as."""
-    if c.typed:
-        return c.unit in ("throughput", "per_gpu")
-    after = c.block.text[c.index + len(c.text) : c.index + len(c.text) + 40]
-    return c.kind == "constant" and bool(THROUGHPUT_UNIT.match(after))
-
-
 def _about_mlperf(ctx: Context, b: Block) -> bool:
     """The paragraph, or what a reader of its section has read up to it, is about MLPerf® results
-    ("with the same benchmark and scenario" after a paragraph on the entry)."""
+    ("with the same benchmark and scenario" after a paragraph on the entry), or it prints one."""
+    if any(c.rows and c.kind != "entry" for c in ctx.claims_in(b)):
+        return True  # it prints an official result: "... {{ pct_change(ours, amd) }} above AMD's result"
     return any(ctx.mentions(x).benchmarks or "MLPerf" in x.text for x in [b, *surroundings(ctx, b)])
 
 
@@ -539,7 +532,7 @@ def unverified_term_missing(ctx: Context) -> Iterator[Issue]:
     slip of one (MLP029's) is reported too: nobody's official result, presented as one."""
     yield from _unofficial_scores(ctx)
     for c in ctx.claims:
-        if not _a_score(c) or c.rows or id(c.block) in ctx.note_blocks:
+        if not own_score(c) or c.rows or id(c.block) in ctx.note_blocks:
             continue
         text = c.block.words(c.sentence)
         if ctx.quoted(c.block, c.index) or not own_run(ctx, c) or re.search(r"\bunverified\b", text, re.I):
