@@ -80,6 +80,13 @@ def figures(score: Score, seconds: float) -> dict[str, object]:
             for o in score.outcomes
             for e in o.misses
         ],
+        # missed even within the editor's paragraph (what recall_paragraph counts as missed)
+        "missed_paragraph": [
+            f"{o.intent.path.parent.name}/{o.intent.path.name}: {e.rule} line {e.line}"
+            for o in score.outcomes
+            for e in o.misses
+            if e not in o.near
+        ],
         "false": [str(f).splitlines()[0] for o in score.outcomes for f in o.extra],
         "rules_below_full_recall": {
             r: f"{hit_rule[r]}/{n}" for r, n in sorted(per_rule.items()) if hit_rule[r] < n
