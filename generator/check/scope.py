@@ -11,13 +11,16 @@ it inherits, nearest first:
 3. for a table cell: its column's header, its row and the table's caption (the paragraph right
    before or after the table); for a list item: the lead paragraph right before its list;
 4. the paragraph before it, when the sentence points back ("these systems", "among them",
-   "the same submitter's");
-5. its section's lead paragraph (the first paragraph under its heading);
-6. a scope declaration above it ("Scope of every figure in this memo: ...", "*Applies to every
+   "the same submitter's", "that same slice"), and the caption of a table that paragraph
+   refers to ("every row in Table 1 shares ... named in its caption");
+5. the caption, and for a comparison the rows, of a table the sentence refers to ("in Table 1",
+   "those rows", "from the first row to the last");
+6. its section's lead paragraph (the first paragraph under its heading);
+7. a scope declaration above it ("Scope of every figure in this memo: ...", "*Applies to every
    line below:* ..."), which holds to the end of the article (to the end of its section when it
    says "in this section");
-7. its heading chain (the nearest heading of each level above it);
-8. the article's title and description, and the front matter's round when it lists exactly one.
+8. its heading chain (the nearest heading of each level above it);
+9. the article's title and description, and the front matter's round when it lists exactly one.
 
 Each part records where it came from, so that a finding that depends on the scope can say so
 ("scenario: from the heading on line 12"). The rules share this one model
@@ -26,7 +29,9 @@ Each part records where it came from, so that a finding that depends on the scop
 A difference between compared rows counts as disclosed when a reader sees it with the numbers:
 in the scope above, or anywhere earlier in the same section. A headline's scope is completed by
 its description, or by the lead paragraph when that restates the claim over a set ("Among the
-eight-GPU Available systems ..."). An error needs complete evidence; where the checker cannot
+eight-GPU Available systems ..."). A superlative that names the whole round as its domain ("the
+highest per-GPU throughput of any system in MLPerf® Inference v6.1") inherits none of this: it
+is checked against every row of the round. An error needs complete evidence; where the checker cannot
 decide (a scaling efficiency says that the sizes differ but not which), it reports a warning
 with its evidence, which ``--strict`` still fails on.
 """
