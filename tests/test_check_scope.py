@@ -2525,7 +2525,8 @@ def test_a_change_from_the_first_row_to_the_last_reads_the_tables_rounds(
 ) -> None:
     """A table of a series' median by round (its rows labelled by the loop: v5.1, v6.0, v6.1), its
     note, then "From the first row to the last the median moved by 214.5%": the rounds are named
-    in the table the sentence reads."""
+    in the table the sentence reads (as in any sentence of its section after a table that prints
+    the values it compares: "Over the two steps it rose ...")."""
     body = (
         '{%- set s = series("llama2-70b-99.9", "Server", category="available", gpus=8, has_power=False) -%}\n'
         "The median per GPU of eight-GPU Closed Available systems, Llama 2 70B 99.9% Server.\n\n"
@@ -2536,10 +2537,10 @@ def test_a_change_from_the_first_row_to_the_last_reads_the_tables_rounds(
     )
     path = article(tmp_path, body, 'title: t\ndate: 2026-10-20\nrounds: ["5.1", "6.0", "6.1"]\n')
     assert [f.message for f in check(path, official, manifest) if f.rule == "MLP007"] == []
-    # without the reference to the table the sentence does not name the rounds it compares
+    # in a section of its own, the comparison names no round the reader sees with it
     unread = article(
         tmp_path,
-        body.replace("From the first row to the last", "Since then"),
+        body.replace("From the first row to the last", "## Since then\n\nFrom then on"),
         'title: t\ndate: 2026-10-20\nrounds: ["5.1", "6.0", "6.1"]\n',
     )
     assert [f.rule for f in check(unread, official, manifest) if f.rule == "MLP007"] == ["MLP007"]
@@ -2693,3 +2694,48 @@ def test_a_review_turned_into_a_verdict_on_the_product_implies_endorsement(
     assert len(found) == 1 and found[0].startswith('6:16 "verified by MLCommons Association, confirming'), (
         found
     )
+
+
+def test_line_numbers_a_power_cap_policy_and_an_objectives_score_are_no_typed_results(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    """A bill of materials' "| 10 |" under "Line", "your power-cap policy (none, 1,000 W or 1,100 W)",
+    "(score 0.4)" of an objective, and "sell inference capacity" beside "our 11 companies"."""
+    body = (
+        f"In MLPerf® Inference v6.1 Closed, gpt-oss-120b Server: {{{{ {A} }}}} tokens/s per GPU.{{{{ cite() }}}}\n\n"
+        "| Line | Part | Qty |\n|---|---|--:|\n| 10 | XD685 B200 tray | 1 |\n| 20 | 400G NIC | 2 |\n\n"
+        "Send your power-cap policy (none, 1,000 W or 1,100 W) with the order form.\n\n"
+        "**KR1.2: close half the gap (score 0.4).** Three of our 11 companies sell inference capacity.\n\n"
+        "{{ footnotes() }}\n"
+    )
+    assert findings(tmp_path, body, official, manifest, "MLP019") == []
+
+
+def test_a_change_between_rounds_under_the_table_that_lists_them(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    """ "Over the two steps it rose 184.8% and then 10.4%" a paragraph below the tracker's table,
+    whose rows name the rounds: the reader has the versions with the numbers."""
+    body = (
+        '{%- set s = series("llama2-70b-99.9", "Server", category="available", gpus=8, has_power=False) -%}\n'
+        "| Round | Median per GPU (derived) |\n|---|--:|\n"
+        "{% for p in s %}| MLPerf® Inference v{{ p.round }} | {{ p }} |\n{% endfor %}\n"
+        "*Method: the median of the eight-GPU Closed Available rows; ours, not an MLPerf® score.*{{ cite() }}\n\n"
+        "Over the two steps it rose {{ pct_change(s[1], s[0]) }} and then {{ pct_change(s[2], s[1]) }}.\n\n"
+        "{{ footnotes() }}\n"
+    )
+    path = article(tmp_path, body, 'title: t\ndate: 2026-10-20\nrounds: ["5.1", "6.0", "6.1"]\n')
+    assert [f.message for f in check(path, official, manifest) if f.rule == "MLP007"] == []
+
+
+def test_an_unverified_score_typed_in_a_template_is_a_warning(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    body = (
+        f"In MLPerf® Inference v6.1 Closed, gpt-oss-120b Server: {{{{ {A} }}}} tokens/s per GPU.{{{{ cite() }}}}\n\n"
+        "A reader tells us his own server reached an unverified 64,100 tokens per second on the same benchmark.\n\n"
+        "{{ footnotes() }}\n"
+    )
+    assert severities(article(tmp_path, body, FRONT), official, manifest, "MLP019") == [
+        ("MLP019", "warning", "64,100 is typed by hand (an unverified score, which no placeholder prints)")
+    ]

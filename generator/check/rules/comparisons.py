@@ -255,6 +255,12 @@ def _named(ctx: Context, cmp: Comparison) -> Mentions:
         m.categories |= x.categories
         m.divisions |= x.divisions
         m.chips |= x.strict_chips
+    for b in _tables_above(ctx, cmp):  # "| MLPerf® Inference v5.1 | 2,903 |": the rows' own labels
+        x = ctx.mentions(b)
+        m.rounds |= x.rounds
+        m.scenarios |= x.scenarios
+        m.categories |= x.categories
+        m.divisions |= x.divisions
     for b, _ in cmp.scope:  # a table's "GPUs" column states each row's chip count ("8", "eight")
         count = _count_cell(b.text) if b.table >= 0 and b.row > 0 else None
         if count is not None:
@@ -266,6 +272,24 @@ def _named(ctx: Context, cmp: Comparison) -> Mentions:
             if c.kind == "count" and c.figure is not None and "total accelerators" in c.figure.formula:
                 m.chips.add(int(c.value))
     return m
+
+
+def _tables_above(ctx: Context, cmp: Comparison) -> list[Block]:
+    """The cells (and captions) of the tables earlier in the comparison's section that print
+    every value it compares: a change between rounds read from the table that lists them
+    ("Over the two steps it rose 184.8% and then 10.4%" under the tracker's table)."""
+    if cmp.anchor.block.table >= 0:
+        return []
+    keys = {r.key for r in cmp.rows}
+    out: list[Block] = []
+    for t in sorted({x.table for x in section_of(ctx, cmp.anchor.block) if x.table >= 0}):
+        cells = ctx.doc.cells(t)
+        if ctx.doc.index(cells[0]) > ctx.doc.index(cmp.anchor.block):
+            continue
+        printed = {r.key for x in cells for c in claims_in(ctx, x) for r in c.rows}
+        if keys <= printed:
+            out += cells + ctx.doc.beside(t)
+    return out
 
 
 #: a column of chip counts: "GPUs", "Accelerators", "Cards", "Chips", "Devices"

@@ -124,6 +124,8 @@ def _not_a_number(ctx: Context, c: Claim, clauses: set[str]) -> bool:
     label's count, an accuracy, a power setting or rating, a quoted figure named again."""
     if c.value < 10 and float(c.value).is_integer() and not c.suffix and c.unit in ("", "throughput"):
         return True
+    if _row_label(c) and _identifier_column(ctx, c.block):
+        return True  # "| 10 | HPE ProLiant ... |" under "Line": a line number of a bill of materials
     if not c.suffix and PCT_RANGE.match(c.block.text[c.index + len(c.text) :]):
         return True  # "20–30%": the range is one percentage, read at its second number
     if not c.suffix and not c.unit and c.text in ctx.manifest.rounds:
@@ -160,11 +162,15 @@ def _scoring(ctx: Context, c: Claim) -> bool:
             return True
     if POINTS_AFTER.match(after) or (AWARDS_BEFORE.search(before) and POINTS.search(b.words(c.sentence))):
         return True
+    if c.value <= 1 and GRADE_BEFORE.search(before):
+        return True  # "(score 0.4)": a grade of an objective, no result
     if c.suffix and WEIGHTS_LEAD.search(b.text[c.sentence.start : c.index]):
         return True  # "Scoring: 40% latency under load, 30% cost model, 30% write-up": weights
     return bool(c.suffix) and bool(BAND_AFTER.match(after)) and bool(POINTS.search(b.words(c.sentence)))
 
 
+#: a grade on a scale to one: "(score 0.4)", "scored 0.8"
+GRADE_BEFORE = re.compile(r"\b(?:score[sd]?|graded?|rating)\s{0,2}(?:of\s{1,2}|[:=]\s{0,2})?$", re.I)
 #: a sentence that lists a scheme's weights: "Scoring: 40% latency, 30% cost", "weighted 60/40"
 WEIGHTS_LEAD = re.compile(r"\b(?:scoring|weights?|weighting|weighted|criteria)\b\s{0,2}[:(]", re.I)
 #: a column of a scoring scheme: "C3 points", "Grade", "Weight", "Marks"
@@ -216,6 +222,12 @@ def _typed_verdict(ctx: Context, c: Claim) -> Issue | None:
             "print it with ratio(a, b) or pct_change(a, b) of the figures it compares",
         )
     given = _placeholder_for(ctx, c)
+    if given is None and not c.rows and c.unverified:
+        # "reached an unverified 64,100 tokens per second": no data could print it; constant()
+        # would only document it
+        return _warn(
+            c, "an unverified score, which no placeholder prints", "print it with constant(value, why)"
+        )
     if given is None and not c.rows and _beside_results(ctx, c):
         return None  # "16 eight-GPU B300 servers", "$7.8M over FY2027": the writer's own subject
     if (
@@ -273,7 +285,7 @@ ASSUMPTION = re.compile(
 )
 #: words of a sentence about results: a typed number there is one of them
 RESULT_TALK = re.compile(
-    r"\b(?:MLPerf|results?|scores?|throughput|tokens?|samples?|queries|inferences?|latenc\w*|faster|slower|"
+    r"\b(?:MLPerf|results?|scores?|throughput|tokens?|samples?|queries|inferences|latenc\w*|faster|slower|"
     r"ahead|behind|outperform\w*|speed-?ups?|entry|entries)\b|\bper[-\s](?:GPU|accelerator|chip)",
     re.I,
 )
@@ -611,6 +623,16 @@ def _section_rows(ctx: Context, c: Claim) -> Iterator[Row]:
         for other in ctx.claims_in(b):
             if not other.typed:
                 yield from other.rows
+
+
+def _identifier_column(ctx: Context, b: Block) -> bool:
+    """Whether a table cell's column numbers its rows: "Line", "#", "No.", "ID", "Item", "Rank"."""
+    header = ctx.doc.header_of(b)
+    return header is not None and bool(ID_HEADER.fullmatch(header.text.strip()))
+
+
+#: the header of a column that numbers rows
+ID_HEADER = re.compile(r"(?i:line|#|no\.?|nr\.?|number|id|item|step|pos(?:ition)?|rank|ref\.?|row)")
 
 
 def _row_label(c: Claim) -> bool:

@@ -36,7 +36,7 @@ EFFICIENCY_CLAIM = re.compile(
 #: a configured power limit ("GPU power limit stated in the notes | 1,200 W"): a setting of the
 #: system, not a metric of its result
 SETTING = re.compile(
-    r"\b(?:power|TDP|TGP)\s+(?:limit|cap|setting)\b|\b(?:capped|limited|configured|set)\s+(?:at|to)\b|"
+    r"\b(?:power|TDP|TGP)[\s-]+(?:limit|cap|setting)s?\b|\b(?:capped|limited|configured|set)\s+(?:at|to)\b|"
     # a facility's rack class, which no result measures: "we assume 40 kW racks", "racks of 120 kW"
     r"\d\s?kW\s+(?:racks?|cabinets?|halls?|rows?)\b|\b(?:racks?|cabinets?)\s+(?:of|at)\s+\d[\d,.]{0,8}\s?kW\b|"
     r"\brack (?:density|power budget)\b|"
