@@ -2739,3 +2739,21 @@ def test_an_unverified_score_typed_in_a_template_is_a_warning(
     assert severities(article(tmp_path, body, FRONT), official, manifest, "MLP019") == [
         ("MLP019", "warning", "64,100 is typed by hand (an unverified score, which no placeholder prints)")
     ]
+
+
+def test_a_figure_restated_after_the_table_that_marked_it_needs_no_second_marker(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    """A table under "... (entry 6.1-0074):[1]", then in the next section "- Planning rate per GPU:
+    8,291 tokens/s, minus our 30% headroom.": the figure the reader met with its marker."""
+    body = (
+        "## Reference result\n\nNVIDIA's GB300 NVL72 system, 72 GPUs in one rack, in MLPerf® Inference v6.1, "
+        "Closed division, Datacenter suite, Available category, DeepSeek-R1 Server (entry\n6.1-0074):[1]\n\n"
+        "| Scenario | System result (tokens/s) | Per GPU (tokens/s) |\n|---|--:|--:|\n"
+        "| Server | 596,944 | 8,291 |\n\n## How we use it\n\n"
+        "- Planning rate per GPU for interactive traffic: 8,291 tokens/s, minus our 30% headroom.\n"
+        "- A 4-rack order is sized from these numbers.\n\n"
+        + "---\n\n"
+        + NOTE.format(ids="6.1-0074").replace("gpt-oss-120b", "DeepSeek-R1").replace("[^1]:", "[1]")
+    )
+    assert findings(tmp_path, body, official, manifest, "MLP002") == []

@@ -129,7 +129,11 @@ def claim_without_marker(ctx: Context) -> Iterator[Issue]:
             earlier.add(c.text)
             cited |= c.entries
             continue
-        if c.text in earlier or id(b) in seen or _marked_elsewhere(ctx, c, cited, marked):
+        if c.text in earlier or id(b) in seen:
+            continue
+        if _marked_elsewhere(ctx, c, cited, marked):
+            earlier.add(c.text)  # marked where a reader meets it: restating it later needs no marker
+            cited |= c.entries
             continue
         seen.add(id(b))
         shown = ", ".join(dict.fromkeys(x.text for x in ctx.claims_in(b) if x.rows and x.kind != "entry"))
