@@ -2757,3 +2757,44 @@ def test_a_figure_restated_after_the_table_that_marked_it_needs_no_second_marker
         + NOTE.format(ids="6.1-0074").replace("gpt-oss-120b", "DeepSeek-R1").replace("[^1]:", "[1]")
     )
     assert findings(tmp_path, body, official, manifest, "MLP002") == []
+
+
+def test_the_first_column_eight_of_the_same_gpus_and_divided_by_eight(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    """ "the versions differ as shown in the first column" is a place, not a uniqueness claim;
+    "Cisco's ... with eight of the same GPUs achieved 18,991.8" and "Divided by eight ... that is
+    about 2,374" name the row's own eight GPUs, whatever a sentence about one GPU says after."""
+    body = (
+        "We ran MLPerf® Inference v6.1 Whisper, Offline, on a single RTX PRO 6000 GPU: an **unverified** "
+        "2,105 samples per second.[^1]\n\n"
+        "For context, Cisco's UCS C845A M8 with **eight** of the same GPUs achieved a verified score of "
+        "18,991.8 samples per second in the Closed division, Available category, of the same version, "
+        "benchmark and scenario.[^2] Divided by eight, that is about 2,374 samples per second per GPU. Our "
+        "single-GPU figure is roughly 11% lower; the versions differ as shown in the first column.\n\n"
+        "[^1]: Unverified MLPerf® v6.1 Inference Closed Whisper Offline, our lab. Result not verified by "
+        "MLCommons Association. Unverified results have not been through an MLPerf® review and may use "
+        "measurement methodologies and/or workload implementations that are inconsistent with the MLPerf "
+        "specification for verified results. "
+        + LEGEND
+        + "\n"
+        + NOTE.format(ids="6.1-0013")
+        .replace("[^1]", "[^2]")
+        .replace("gpt-oss-120b, Server", "Whisper, Offline")
+    )
+    assert rules_found(tmp_path, body, official, manifest, "MLP025", "MLP026") == []
+
+
+def test_a_growth_rate_typed_in_a_template_and_a_product_named_as_verified(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    body = (
+        f"In MLPerf® Inference v6.1 Closed, gpt-oss-120b Server: {{{{ {A} }}}} tokens/s per GPU.{{{{ cite() }}}}\n\n"
+        "In a market that talks about 2x per year, this one has been flat.\n\n"
+        "Order the MLPerf® Verified Instance today.\n\n{{ footnotes() }}\n"
+    )
+    path = article(tmp_path, body, FRONT)
+    assert severities(path, official, manifest, "MLP019") == [
+        ("MLP019", "warning", "2x is typed by hand (it relates no results the checker can find)")
+    ]
+    assert rules_found(tmp_path, body, official, manifest, "MLP032") == ["MLP032"]

@@ -63,17 +63,21 @@ PER_ACCELERATOR = rf"(?:\bper[-\s]|/\s*){PRODUCT_WORDS}{ACCELERATOR}\b"
 # positions at once (the same matches, several times faster)
 #: up to three words of a product name between a count and its noun ("8 B300 GPUs", "eight RTX
 #: PRO 6000 GPUs"): capitalised words, or a model number
+#: "eight of the same GPUs", "four of those cards"
+_SAME = r"(?:of\s+(?:the\s+)?(?:same|these|those|its|their)\s+)"
 _PRODUCT = r"(?:(?!Per\b)(?-i:[A-Z][\w-]*)\s+|\d{3,5}\s+)"  # not "Per": "6 Per GPU" is a rate's
 #: one count of a list, atomic: "1,024" is one count, never re-read as "1" and "024" (a run of
 #: comma-joined digit groups read both ways took time exponential in its length)
 _NUM = rf"(?>\d{{1,3}}(?:,\d{{3}})+(?!\d)|\d+|{NUMBER_WORD})"
 CHIP_COUNT = [
-    lazy_pattern(rf"(?=\d)(?<![\w.,/])(\d{{1,3}}(?:,\d{{3}})*|\d+)(?:\s+|-){_PRODUCT}{{0,3}}{_GPU_NOUN}\b"),
+    lazy_pattern(
+        rf"(?=\d)(?<![\w.,/])(\d{{1,3}}(?:,\d{{3}})*|\d+)(?:\s+|-){_SAME}?{_PRODUCT}{{0,3}}{_GPU_NOUN}\b"
+    ),
     # not inside a system's name: "1-node-4x-BMG-B70", "1-node-2S-GNR_128C"
     lazy_pattern(rf"(?=\d)(?<![\w.,])(\d+)-(?:{_GPU_NOUN}|way|node)\b(?!-\w)", re.I),
     re.compile(r"(?=\d)(?<![\w.,])(\d+)\s?[x×]\s?(?=[A-Z])"),
     lazy_pattern(
-        rf"(?=[{''.join(sorted({w[0] for w in WORD_NUMBERS}))}])\b({NUMBER_WORD})(?:\s+|-){_PRODUCT}{{0,3}}{_GPU_NOUN}\b",
+        rf"(?=[{''.join(sorted({w[0] for w in WORD_NUMBERS}))}])\b({NUMBER_WORD})(?:\s+|-){_SAME}?{_PRODUCT}{{0,3}}{_GPU_NOUN}\b",
         re.I,
     ),
     re.compile(r"\b(?:at|of|from|to|with|versus|vs\.?|against)\s+(\d{1,3}(?:,\d{3})+|\d+)(?![\w.,%×])"),

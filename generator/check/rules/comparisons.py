@@ -724,10 +724,19 @@ def _own_chip_counts(ctx: Context, c: Claim, here: list[Claim]) -> set[int]:
 
 
 def _divides_by(c: Claim, gpus: int) -> bool:
-    """Whether *c*'s sentence divides by the row's chip count ("113,685 ÷ 8 = 14,211", "divided by 72")."""
-    return bool(
-        re.search(rf"(?:÷|/|\bdivided\s+by|\bover)\s{{0,2}}{gpus}\b(?![.,]\d)", c.block.words(c.sentence))
-    )
+    """Whether *c*'s sentence divides by the row's chip count ("113,685 ÷ 8 = 14,211", "divided by
+    72", "Divided by eight")."""
+    for m in DIVISOR.finditer(c.block.words(c.sentence)):
+        n = m.group(1)
+        if n[0].isdigit() and int(n) == gpus or not n[0].isdigit() and _count_cell(n) == gpus:
+            return True
+    return False
+
+
+#: what a value is divided by: "÷ 8", "divided by eight", "over 72"
+DIVISOR = re.compile(
+    r"(?:÷|/|\bdivided\s{1,3}by|\bover)\s{0,2}(\d{1,5}|[a-z]{3,12}(?:-[a-z]{3,8})?)\b(?![.,]\d)", re.I
+)
 
 
 def _misnamed(ctx: Context, c: Claim) -> str:

@@ -405,7 +405,9 @@ _ENDORSES = (
 )
 _ADJECTIVE = (
     r"(?:MLCommons|MLPerf)®?(?:\s+(?:Inference|Training|Storage|Client|Mobile|Tiny|HPC|Automotive))?"
-    r"(?:\s+v?\d+(?:\.\d+)*)?[\s-]+(?:endorsed|approved|certified|accredited|recommended)\b"
+    r"(?:\s+v?\d+(?:\.\d+)*)?[\s-]+(?:endorsed|approved|certified|accredited|recommended)\b|"
+    # a product named as verified by the mark: "MLPerf® Verified Instance", "MLPerf Verified Platform"
+    r"(?:MLCommons|MLPerf)®?[\s-]+(?-i:Verified)\s+(?-i:[A-Z])[a-z]+"
 )
 _CERTIFIED_ON = (
     r"certified\s+(?:on|for|in|under|with)\s+(?:the\s+)?MLPerf|"

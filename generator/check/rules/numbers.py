@@ -221,6 +221,10 @@ def _typed_verdict(ctx: Context, c: Claim) -> Issue | None:
             f"{c.text} is typed by hand, and {c.candidates[0]}",
             "print it with ratio(a, b) or pct_change(a, b) of the figures it compares",
         )
+    if c.kind in ("ratio", "pct") and not c.rows and not c.candidates and not c.sides and not _comparing(c):
+        # "a market that talks about 2x per year": no two results it could relate; the checker
+        # cannot tell a claim about results from one about anything else
+        return _warn(c, "it relates no results the checker can find", "print it with constant(value, why)")
     given = _placeholder_for(ctx, c)
     if given is None and not c.rows and c.unverified:
         # "reached an unverified 64,100 tokens per second": no data could print it; constant()

@@ -36,7 +36,10 @@ MAXIMUM = re.compile(
     re.I,
 )
 UNIQUE = re.compile(
-    r"\b(?:the only|sole|the first(?:-ever)?(?!\s+(?:two|three|four|five|six|seven|eight|nine|ten|few|several|\d+)\b)|first-ever|only (?:one|submitter|system|vendor|company|provider|cloud|entry|result|submission)s?)\b",
+    r"\b(?:the only|sole|the first(?:-ever)?(?!\s+(?:two|three|four|five|six|seven|eight|nine|ten|few|several|\d+)\b)"
+    # a place in the page, not a claim: "the first column", "the first row", "the first step"
+    r"(?!\s+(?:column|row|table|section|paragraph|step|item|line|page|chart|figure|half|quarter|time)s?\b)"
+    r"|first-ever|only (?:one|submitter|system|vendor|company|provider|cloud|entry|result|submission)s?)\b",
     re.I,
 )
 NOT_A_CLAIM = re.compile(
