@@ -223,6 +223,7 @@ class Server:
         pid = os.fork()
         if pid == 0:
             self.child(conn, request, fds)
+        log(f"child {pid}: {' '.join(request[3][1:])}")
         job = Job(pid, os.pidfd_open(pid), conn)
         self.jobs[pid] = job
         self.selector.register(job.pidfd, selectors.EVENT_READ, functools.partial(self.reap, job))
@@ -259,6 +260,7 @@ class Server:
             self.selector.unregister(job.conn)
         _, status = os.waitpid(job.pid, 0)
         code = os.waitstatus_to_exitcode(status)
+        log(f"child {job.pid}: {'exit' if code >= 0 else 'signal'} {abs(code)}")
         with contextlib.suppress(OSError):
             job.conn.sendall(b"exit %d\n" % code if code >= 0 else b"signal %d\n" % -code)
         job.conn.close()

@@ -252,15 +252,19 @@ def private_folder(folder: str) -> bool:
 
 class Client:
     """One request to a server over *sock*: the command line, this process's folder, environment,
-    interpreter state and standard streams; then the child's exit status."""
+    interpreter state and standard streams; then the child's exit status. The signals this
+    process gets meanwhile are passed on to the child (those before it started, once it has)."""
 
     def __init__(self, sock: socket.socket) -> None:
         self.sock = sock
         self.started = False
+        self.pending: list[int] = []
 
     def request(self, argv: list[str], version: str) -> int | None:
         """The exit status of *argv* run by the server; None when the server is stale (of other
         code: it stops) or does not take the request (checked in this process)."""
+        import signal  # imported here: only once a server answers (see the module's docstring)
+
         umask = os.umask(0o022)
         os.umask(umask)
         streams = [
@@ -268,6 +272,7 @@ class Client:
             for s in (sys.stdin, sys.stdout, sys.stderr)
             if isinstance(s, io.TextIOWrapper)
         ]
+        before = {name: signal.signal(getattr(signal, name), self._forward) for name in FORWARDED}
         try:
             body = marshal.dumps(
                 ("check", PROTOCOL, version, argv, os.getcwd(), dict(os.environ), streams, umask, sys.path)
@@ -276,14 +281,26 @@ class Client:
             message = len(body).to_bytes(4, "big") + body
             sent = socket.send_fds(self.sock, [message], [0, 1, 2])
             self.sock.sendall(message[sent:])
-            reply = self.line()
+            self.started = self.line() == b"started"
         except (OSError, EOFError, ValueError):
-            return None  # not taken (nothing ran): checked in this process
-        if reply != b"started":
+            pass  # not taken (nothing ran): checked in this process
+        if not self.started:
+            for name, handler in before.items():
+                signal.signal(getattr(signal, name), signal.SIG_DFL if handler is None else handler)
+            for signum in self.pending:  # as if they came now, to this process
+                os.kill(os.getpid(), signum)
             return None
-        self.started = True
+        for signum in self.pending:
+            self._forward(signum, None)
         self.sock.settimeout(None)
         return self._wait()
+
+    def _forward(self, signum: int, _frame: object) -> None:
+        if not self.started:
+            self.pending.append(signum)
+            return
+        with contextlib.suppress(OSError):
+            self.sock.sendall(b"signal %d\n" % signum)
 
     def line(self) -> bytes:
         data = b""
@@ -295,21 +312,15 @@ class Client:
         return data.strip()
 
     def _wait(self) -> int:
-        """Wait for the child's status, passing on the signals this process gets meanwhile."""
-        import signal  # imported here: only once a server took the request
+        """The child's exit status (a child killed by a signal: this process is killed by it)."""
+        import signal  # see request()
 
-        def forward(signum: int, _frame: object) -> None:
-            with contextlib.suppress(OSError):
-                self.sock.sendall(b"signal %d\n" % signum)
-
-        for name in FORWARDED:
-            signal.signal(getattr(signal, name), forward)
         try:
             kind, _, value = self.line().partition(b" ")
         except (OSError, EOFError):
             sys.stderr.write("gpu-insights: the check server ended before the check did\n")
             return 3
-        if kind == b"signal":  # the child was killed: so is this process, as it would have been
+        if kind == b"signal":  # as this process would have been, the check in it
             signum = int(value)
             signal.signal(signum, signal.SIG_DFL)
             os.kill(os.getpid(), signum)
