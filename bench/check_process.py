@@ -24,7 +24,8 @@ before the first run says how busy the machine was.
 Each is timed twice, with the check server (:mod:`generator.server`: the warm-up round's first
 check starts it, and the rounds wait until it listens; it is stopped at the end) and without
 (``GPU_INSIGHTS_NO_SERVER=1``: every check in its own process, as before the server), each
-with a copy of the project and a user cache of its own, their runs interleaved.
+with a copy of the project and a user cache of its own, their runs interleaved. With the server,
+the CPU seconds are the client's alone (the check runs in a child of the server: not counted).
 
 --against DIR times the code of another checkout too (``main``'s, say), its runs interleaved
 with this one's, case by case (each with a copy of the project and a user cache of its own), and
