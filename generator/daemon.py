@@ -27,6 +27,7 @@ import signal
 import socket
 import struct
 import sys
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -35,7 +36,9 @@ from typing import Any, NoReturn
 from generator.server import IDLE_ENV, IDLE_SECONDS, PROTOCOL, Place, code_version
 
 #: every module a check imports (``check ARTICLE.md``, ``check -``, any ``--format``, a warm
-#: table cache): imported by the server once (tests/test_check_server.py keeps this list whole)
+#: table cache): imported by the server once (tests/test_check_server.py keeps this list whole).
+#: Not the site builder a check of a folder imports (with pandas, whose libraries start a thread:
+#: a process that forks must have none), nor the charts' libraries: a child imports those itself.
 CHECK_MODULES = (
     "generator.cli",
     "generator.lazy",
@@ -86,6 +89,10 @@ def main(socket_path: str) -> None:
         idle = IDLE_SECONDS
     version = code_version()  # before the imports: code changed meanwhile reads as stale
     inherited = warm()
+    if threads() != 1:  # a fork copies one thread alone: whatever the others held stays held
+        log(f"the imports started {threads() - 1} thread(s): no server; checks run in their own process")
+        time.sleep(idle)  # the lock held meanwhile: no client starts another such server
+        return
     Server(place, lock, version, inherited, idle).loop()
     log("stopped")
     os._exit(0)  # nothing of a check to save, no teardown of the modules
@@ -94,6 +101,14 @@ def main(socket_path: str) -> None:
 def log(message: str) -> None:
     sys.stderr.write(f"{time.strftime('%Y-%m-%dT%H:%M:%S')} [{os.getpid()}] {message}\n")
     sys.stderr.flush()
+
+
+def threads() -> int:
+    """The threads of this process (native ones too, where /proc lists them)."""
+    try:
+        return len(os.listdir(f"/proc/{os.getpid()}/task"))
+    except OSError:
+        return threading.active_count()
 
 
 def hold(path: str) -> int | None:
@@ -358,7 +373,8 @@ def stream(
 def command(inherited: list[Callable[[], object]]) -> int:
     """Run the command line as :func:`generator.cli.run` in its own process, ended as the
     interpreter ends it: its exit handlers (the last one ends the process), its status."""
-    from generator import cli  # imported by the server already (warm): nothing is loaded here
+    # imported here, not with this module: warm() imported it, noting the exit handlers of its imports
+    from generator import cli
 
     atexit._clear()  # the server's: registered again by run(), after its own
     code: object = None

@@ -39,6 +39,7 @@ import io
 import marshal
 import os
 import socket
+import stat
 import sys
 import zlib
 
@@ -236,8 +237,6 @@ class Place:
 
 def private_folder(folder: str) -> bool:
     """Whether *folder* is (made, if missing) a folder of this user that no one else may enter."""
-    import stat  # a built-in module
-
     try:
         os.makedirs(folder, mode=0o700, exist_ok=True)
         st = os.lstat(folder)
