@@ -235,7 +235,12 @@ class Server:
             self.stop("a client of other code")
             reply(conn, b"stale")
             return
-        pid = os.fork()
+        try:
+            pid = os.fork()
+        except OSError as exc:  # no process to be had: the client checks in its own
+            log(f"no child: {exc}")
+            conn.close()
+            return
         if pid == 0:
             self.child(conn, request, fds)
         log(f"child {pid}: {' '.join(request[3][1:])}")

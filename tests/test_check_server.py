@@ -295,16 +295,19 @@ def waiting(user: User, *args: str) -> subprocess.Popen[bytes]:
     return proc
 
 
-def test_ctrl_c_reaches_the_check_and_two_clients_are_answered_at_once(user: User) -> None:
+def test_ctrl_c_and_kill_reach_the_check_and_three_clients_are_answered_at_once(user: User) -> None:
     assert user.gi("check", article(user.folder, CLEAN), *RESULTS)[0] == 0
     user.listening()
-    first, second = waiting(user), waiting(user, "--format", "json")
+    first, second, third = waiting(user), waiting(user, "--format", "json"), waiting(user)
     first.send_signal(signal.SIGINT)  # Ctrl-C: click's Abort, as in its own process
     assert first.communicate(timeout=60) == (b"", b"\nAborted!\n")
     assert first.returncode == 1
+    third.send_signal(signal.SIGTERM)  # the check killed by it, and so the client
+    assert third.communicate(timeout=60) == (b"", b"")
+    assert third.returncode == -signal.SIGTERM
     out, err = second.communicate(CLEAN.encode(), timeout=60)
     assert (second.returncode, json.loads(out)["findings"], err) == (0, [], b"")
-    assert user.served()[-2:] == ["exit 1", "exit 0"]
+    assert user.served()[-3:] == ["exit 1", "signal 15", "exit 0"]
 
 
 def test_a_client_killed_has_its_check_killed(user: User) -> None:
