@@ -355,8 +355,7 @@ def check(
     files = [p for p in paths if p.suffix == ".md" and p.is_file()]
     # the named articles' templates compiled in another process while this one imports (a
     # check server's child has everything imported already: no head start to gain there)
-    imported = "generator.site.checking" in sys.modules
-    ahead = CompileAhead(files) if files and not imported and default_jobs(jobs) > 1 else None
+    ahead = CompileAhead(files) if files and not _SERVED and default_jobs(jobs) > 1 else None
     try:
         # imported only now: --help and --version do not load the checker; article files are
         # checked without pandas, folders with the site builder's run_checks
@@ -788,7 +787,7 @@ def docs(ctx: click.Context, write: bool) -> None:
             click.echo(text)
 
 
-def run(inherited: Sequence[Callable[[], object]] = ()) -> None:
+def run(inherited: Sequence[Callable[[], object]] | None = None) -> None:
     """The ``gpu-insights`` command in this process (:func:`generator.server.run`, the console
     script, calls it when the check server does not take the command). Its process ends with
     the command (see :func:`_at_exit`). The collector is off while the command line and the
@@ -796,12 +795,15 @@ def run(inherited: Sequence[Callable[[], object]] = ()) -> None:
     ms of a ``check``); each command turns it on before its own work (``check`` after its
     imports: see :func:`_collect_from_now`).
 
-    *inherited*: in a check server's child, the exit handlers of the modules the server imported
-    before it forked: registered after :func:`_at_exit`, where they would be had this process
-    imported those modules itself (so they run before it)."""
+    *inherited*: given in a check server's child (:mod:`generator.daemon`), which has every
+    module a check imports imported already: the exit handlers those modules registered in the
+    server, registered after :func:`_at_exit`, where they would be had this process imported
+    those modules itself (so they run before it)."""
     atexit.register(_at_exit)  # registered first: run last, after every other exit handler
-    for handler in inherited:
-        atexit.register(handler)
+    if inherited is not None:
+        _SERVED.append(True)
+        for handler in inherited:
+            atexit.register(handler)
     gc.disable()
     try:
         main()
@@ -812,6 +814,8 @@ def run(inherited: Sequence[Callable[[], object]] = ()) -> None:
 
 #: the status the command ended with (its SystemExit's code), once it has
 _STATUS: list[object] = []
+#: not empty in a check server's child (see :func:`run`)
+_SERVED: list[bool] = []
 
 
 def _at_exit() -> None:
