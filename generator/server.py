@@ -111,8 +111,9 @@ def served(argv: list[str]) -> int | None:
 
 
 def _supported() -> bool:
-    """Whether this process can pass its descriptors on (Linux: SCM_RIGHTS, pidfd), and has
-    the interpreter's standard streams (their descriptors: 0, 1 and 2); run as a plain script (not ``python -m``)."""
+    """Whether this process can pass its descriptors on (Linux: SCM_RIGHTS, pidfd), has the
+    interpreter's standard streams (over descriptors 0, 1 and 2) and runs as a plain script (not
+    ``python -m``)."""
     main = sys.modules.get("__main__")
     return (
         hasattr(socket, "send_fds")
@@ -173,8 +174,18 @@ class Place:
         )
         runtime = os.environ.get("XDG_RUNTIME_DIR")
         folder = os.path.join(runtime, "gpu-insights") if runtime else os.path.join(cache, "server")
+        # what a server's process keeps from its start: its interpreter, options and locale
+        locale = [os.environ.get(k, "") for k in ("LC_ALL", "LC_CTYPE", "LANG")]
         identity = "\0".join(
-            (sys.executable, PACKAGE, cache, repr(sys.flags), repr(sys.warnoptions), repr(sys._xoptions))
+            (
+                sys.executable,
+                PACKAGE,
+                cache,
+                repr(sys.flags),
+                repr(sys.warnoptions),
+                repr(sys._xoptions),
+                *locale,
+            )
         ).encode("utf-8", "surrogateescape")
         name = f"check-{zlib.crc32(identity):08x}{zlib.adler32(identity):08x}"
         path = os.path.join(folder, name)

@@ -394,3 +394,6 @@ def test_the_socket_is_in_a_private_folder_of_the_user_cache_or_the_runtime_fold
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "c2"))
     other = Place.here()
     assert other is not None and other.socket != runtime.socket  # another user cache: another server
+    monkeypatch.setenv("LC_ALL", "C.UTF-8" if os.environ.get("LC_ALL") != "C.UTF-8" else "C")
+    localized = Place.here()
+    assert localized is not None and localized.socket != other.socket  # another locale: another server
