@@ -21,6 +21,12 @@ it better than a difference of medians) and the median CPU seconds (user and sys
 process and of those it waited for: what a busy machine stretches least). The load average
 before the first run says how busy the machine was.
 
+Each is timed twice, with the check server (:mod:`generator.server`: the warm-up round's first
+check starts it, and the rounds wait until it listens; it is stopped at the end) and without
+(``GPU_INSIGHTS_NO_SERVER=1``: every check in its own process, as before the server), each
+with a copy of the project and a user cache of its own, their runs interleaved. With the server,
+the CPU seconds are the client's alone (the check runs in a child of the server: not counted).
+
 --against DIR times the code of another checkout too (``main``'s, say), its runs interleaved
 with this one's, case by case (each with a copy of the project and a user cache of its own), and
 prints the ratio this / DIR of each round's pair, median.
@@ -34,9 +40,11 @@ from __future__ import annotations
 
 import argparse
 import compileall
+import contextlib
 import json
 import os
 import resource
+import socket
 import statistics
 import subprocess
 import sys
@@ -49,12 +57,15 @@ sys.path.insert(0, str(ROOT))
 
 from generator.project import Project  # noqa: E402
 
-#: the command line of the code in a checkout (the console script runs the same)
-RUN = "from generator.cli import run; run()"
+#: the command line of the code in a checkout (the console script runs the same); of a checkout
+#: from before the check server, generator.cli's
+RUN = "from generator.server import run; run()"
+RUN_BEFORE = "from generator.cli import run; run()"
 RELEASE = ROOT / "tests" / "corpus" / "articles" / "handwritten" / "H1_nebius-press-release.md"
 REFERENCE = "mlperf-inference-v6.1-per-gpu.md"
 GOALS = {"handwritten": 0.3, "handwritten_edited": 0.3, "template": 0.5}
 CASES = ("version", "handwritten", "handwritten_edited", "template", "template_unchanged")
+NO_SERVER = "GPU_INSIGHTS_NO_SERVER"
 
 
 def timed(cmd: list[str], cwd: Path, env: dict[str, str]) -> tuple[float, float]:
@@ -73,15 +84,22 @@ def timed(cmd: list[str], cwd: Path, env: dict[str, str]) -> tuple[float, float]
 class Variant:
     """The code of one checkout, with a copy of the project and a user cache of its own."""
 
-    def __init__(self, code: Path, results: Path, work: Path) -> None:
+    def __init__(self, code: Path, results: Path, work: Path, *, server: bool) -> None:
         compileall.compile_dir(str(code / "generator"), quiet=1)
         self.project = Project(ROOT).clone(work / "project")
-        self.env = {**os.environ, "XDG_CACHE_HOME": str(work / "xdg"), "PYTHONPATH": str(code)}
+        self.xdg = work / "xdg"
+        self.env = {**os.environ, "XDG_CACHE_HOME": str(self.xdg), "PYTHONPATH": str(code)}
+        self.env.pop("XDG_RUNTIME_DIR", None)  # the server's socket in this variant's own cache
+        self.env.pop(NO_SERVER, None)
+        self.server = server and (code / "generator" / "server.py").is_file()
+        if not self.server:
+            self.env[NO_SERVER] = "1"
         self.article = self.project.content_dir / REFERENCE
         self.reference = self.article.read_text("utf-8")
         self.release = self.project.content_dir / "press-release.md"
         self.release_text = RELEASE.read_text("utf-8")
-        cli = [sys.executable, "-c", RUN]
+        cli = [sys.executable, "-c", RUN if (code / "generator" / "server.py").is_file() else RUN_BEFORE]
+        self.stop = [*cli, "check", "--stop-server"]
         data = ["--results", str(results)]
         self.cases = {
             "version": [*cli, "--version"],
@@ -104,6 +122,22 @@ class Variant:
             self.wall[name].append(wall)
             self.cpu[name].append(cpu)
 
+    def await_server(self, seconds: float = 60.0) -> None:
+        """Wait until the server the warm-up round started listens (the timed rounds use it)."""
+        deadline = time.monotonic() + seconds
+        while self.server and time.monotonic() < deadline:
+            for path in (self.xdg / "gpu-insights" / "server").glob("check-*[0-9a-f]"):
+                with contextlib.suppress(OSError), socket.socket(socket.AF_UNIX) as sock:
+                    sock.connect(str(path))
+                    return
+            time.sleep(0.1)
+        if self.server:
+            raise SystemExit(f"no check server listens under {self.xdg} after {seconds:g} s")
+
+    def stop_server(self) -> None:
+        if self.server:
+            subprocess.run(self.stop, cwd=self.project.root, env=self.env, capture_output=True, check=True)
+
     def figures(self) -> dict[str, dict[str, float]]:
         out: dict[str, dict[str, float]] = {}
         for name, ts in self.wall.items():
@@ -118,14 +152,22 @@ class Variant:
 
 
 def bench(results: Path, runs: int, work: Path, against: Path | None) -> dict[str, dict[str, object]]:
-    this = Variant(ROOT, results, work / "this")
-    other = Variant(against, results, work / "against") if against else None
-    for i in range(runs + 1):
-        for name in CASES:
-            this.run(name, i)
-            if other is not None:
-                other.run(name, i)
-    out: dict[str, dict[str, object]] = {"this": dict(this.figures())}
+    this = Variant(ROOT, results, work / "this", server=True)
+    alone = Variant(ROOT, results, work / "no-server", server=False)
+    other = Variant(against, results, work / "against", server=True) if against else None
+    variants = [v for v in (this, alone, other) if v is not None]
+    try:
+        for i in range(runs + 1):
+            for name in CASES:
+                for v in variants:
+                    v.run(name, i)
+            if i == 0:
+                for v in variants:
+                    v.await_server()
+    finally:
+        for v in variants:
+            v.stop_server()
+    out: dict[str, dict[str, object]] = {"this": dict(this.figures()), "no_server": dict(alone.figures())}
     if other is not None:
         out["against"] = dict(other.figures())
         out["ratio"] = {
@@ -164,8 +206,10 @@ def main() -> None:
         return
     print(f"whole processes, {args.runs} rounds after one warm-up; seconds")
     print(f"load average before: {load:.1f} on {os.cpu_count()} cores (a busy machine stretches wall times)")
-    print(f"this checkout ({ROOT}):")
+    print(f"this checkout ({ROOT}), with the check server:")
     table(figures["this"])  # type: ignore[arg-type]
+    print(f"this checkout, without the server ({NO_SERVER}=1):")
+    table(figures["no_server"])  # type: ignore[arg-type]
     if against is not None:
         print(f"against {against}:")
         table(figures["against"])  # type: ignore[arg-type]

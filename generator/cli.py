@@ -25,7 +25,7 @@ from generator import __version__
 from generator.errors import DataError, GpuInsightsError
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Sequence
 
     from generator.check import CheckConfig, Finding
     from generator.project import Project
@@ -59,6 +59,11 @@ FIX_HELP = (
 DIFF_HELP = "With or without --fix: print the fixes as a unified diff and write nothing (exit 1 if any)."
 STDIN_HELP = "With PATHS '-': the path of the article read from standard input (its rules, configuration and findings)."
 WATCH_HELP = "Check again on each save of the articles (Ctrl-C stops, exit 0)."
+NO_SERVER_HELP = (
+    "Check in this process and start no check server (as GPU_INSIGHTS_NO_SERVER=1); without it, "
+    "a check is answered by a background server that has the checker loaded (started by the first check)."
+)
+STOP_SERVER_HELP = "Stop this user's check server (of this checkout) and exit."
 
 
 @click.group()
@@ -292,6 +297,8 @@ def audit(ctx: click.Context, site: Path, results: Path | None) -> None:
     "--stdin-filename", type=click.Path(path_type=Path, dir_okay=False), default=None, help=STDIN_HELP
 )
 @click.option("--watch", is_flag=True, help=WATCH_HELP)
+@click.option("--no-server", is_flag=True, help=NO_SERVER_HELP)
+@click.option("--stop-server", is_flag=True, help=STOP_SERVER_HELP)
 @click.pass_context
 def check(
     ctx: click.Context,
@@ -306,6 +313,8 @@ def check(
     diff: bool,
     stdin_filename: Path | None,
     watch: bool,
+    no_server: bool,
+    stop_server: bool,
 ) -> None:
     """Check articles against the MLPerf(R) Results Messaging Guidelines.
 
@@ -313,6 +322,12 @@ def check(
     content/); - reads one article from standard input. Exit status: 0 clean, 1 findings,
     2 usage error, 3 internal error.
     """
+    if stop_server:
+        from generator.server import stop_server as stop  # standard library only
+
+        click.echo(stop())
+        return
+    # --no-server: this is the command's own process already (generator.server.run saw it)
     if rules_doc:
         from generator.check import rules_markdown  # imported only now: see below
 
@@ -338,8 +353,9 @@ def check(
     from generator.workers import default_jobs
 
     files = [p for p in paths if p.suffix == ".md" and p.is_file()]
-    # the named articles' templates compiled in another process while this one imports
-    ahead = CompileAhead(files) if files and default_jobs(jobs) > 1 else None
+    # the named articles' templates compiled in another process while this one imports (a
+    # check server's child has everything imported already: no head start to gain there)
+    ahead = CompileAhead(files) if files and not _SERVED and default_jobs(jobs) > 1 else None
     try:
         # imported only now: --help and --version do not load the checker; article files are
         # checked without pandas, folders with the site builder's run_checks
@@ -771,12 +787,23 @@ def docs(ctx: click.Context, write: bool) -> None:
             click.echo(text)
 
 
-def run() -> None:
-    """The ``gpu-insights`` command. Its process ends with the command (see :func:`_at_exit`).
-    The collector is off while the command line and the modules load (all they make lives as
-    long as the process: ~130 passes found nothing, 20-30 ms of a ``check``); each command
-    turns it on before its own work (``check`` after its imports: see :func:`_collect_from_now`)."""
+def run(inherited: Sequence[Callable[[], object]] | None = None) -> None:
+    """The ``gpu-insights`` command in this process (:func:`generator.server.run`, the console
+    script, calls it when the check server does not take the command). Its process ends with
+    the command (see :func:`_at_exit`). The collector is off while the command line and the
+    modules load (all they make lives as long as the process: ~130 passes found nothing, 20-30
+    ms of a ``check``); each command turns it on before its own work (``check`` after its
+    imports: see :func:`_collect_from_now`).
+
+    *inherited*: given in a check server's child (:mod:`generator.daemon`), which has every
+    module a check imports imported already: the exit handlers those modules registered in the
+    server, registered after :func:`_at_exit`, where they would be had this process imported
+    those modules itself (so they run before it)."""
     atexit.register(_at_exit)  # registered first: run last, after every other exit handler
+    if inherited is not None:
+        _SERVED.append(True)
+        for handler in inherited:
+            atexit.register(handler)
     gc.disable()
     try:
         main()
@@ -787,6 +814,8 @@ def run() -> None:
 
 #: the status the command ended with (its SystemExit's code), once it has
 _STATUS: list[object] = []
+#: not empty in a check server's child (see :func:`run`)
+_SERVED: list[bool] = []
 
 
 def _at_exit() -> None:

@@ -22,6 +22,12 @@ from generator.site.build import ledger_entries
 from .browser import CHROMIUM, chromium
 
 ROOT = Path(__file__).resolve().parent.parent
+
+#: no test's command starts a check server (generator/server.py) nor leaves one behind: every
+#: command of the suite, and of the processes it starts, runs in its own process, except in
+#: tests/test_check_server.py, whose tests start and stop their own in a user cache of their own
+os.environ["GPU_INSIGHTS_NO_SERVER"] = "1"
+
 CORPUS = Path(__file__).resolve().parent / "corpus"
 
 #: the project's own articles, by name: tests copy these, never content/ as a whole (an article a
