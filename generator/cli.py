@@ -348,6 +348,30 @@ def check(
     if kept is not None and (hit := kept.lookup()) is not None:
         _emit(hit)  # an unchanged article: what its last check printed, the checker not imported
         return
+    findings, folders = _checked(project, paths, results, check_config, jobs, kept)
+    if folders:
+        kept = None  # folders: checked by the site builder, nothing kept
+    rules_url = ""
+    if fmt == "sarif":  # the rules' links (read only here: a text check needs no configuration)
+        from generator.check import CheckConfig
+
+        rules_url = CheckConfig.load(check_config or project.data_file("check.toml")).rules_url
+    output = _report(findings, fmt, strict, project.root, rules_url)
+    if kept is not None and not any(f.rule in UNSETTLED for f in findings):
+        kept.store(output)
+    _emit(output)
+
+
+def _checked(
+    project: Project,
+    paths: tuple[Path, ...],
+    results: Path | None,
+    check_config: Path | None,
+    jobs: int | None,
+    kept: CheckOutputs | None,
+) -> tuple[list[Finding], bool]:
+    """The findings of ``check PATHS``, and whether a folder was among them (checked by the site
+    builder)."""
     # imported here: --version and --help do not load multiprocessing
     from generator.article.ahead import CompileAhead
     from generator.workers import default_jobs
@@ -366,23 +390,14 @@ def check(
         findings = check_files(
             project, list(paths), results, config=check_config, jobs=jobs, ahead=ahead, digest=digest
         )
-        if findings is None:
-            kept = None  # folders: checked by the site builder, nothing kept
-            from generator.site.build import run_checks
+        if findings is not None:
+            return findings, False
+        from generator.site.build import run_checks
 
-            findings = run_checks(project, list(paths), results, config=check_config, jobs=jobs, ahead=ahead)
+        return run_checks(project, list(paths), results, config=check_config, jobs=jobs, ahead=ahead), True
     finally:
         if ahead is not None:
             ahead.close()
-    rules_url = ""
-    if fmt == "sarif":  # the rules' links (read only here: a text check needs no configuration)
-        from generator.check import CheckConfig
-
-        rules_url = CheckConfig.load(check_config or project.data_file("check.toml")).rules_url
-    output = _report(findings, fmt, strict, project.root, rules_url)
-    if kept is not None and not any(f.rule in UNSETTLED for f in findings):
-        kept.store(output)
-    _emit(output)
 
 
 def _collect_from_now() -> None:
