@@ -2798,3 +2798,32 @@ def test_a_growth_rate_typed_in_a_template_and_a_product_named_as_verified(
         ("MLP019", "warning", "2x is typed by hand (it relates no results the checker can find)")
     ]
     assert rules_found(tmp_path, body, official, manifest, "MLP032") == ["MLP032"]
+
+
+def test_an_mlperf_result_set_against_a_measurement_that_is_not_one(
+    tmp_path: Path, official: ResultsTable, manifest: Manifest
+) -> None:
+    """A figure described as outside MLPerf® ("measured with its own harness", "the bank's own
+    test") may be printed, not compared with an MLPerf® result (§4: MLP009); declining the
+    comparison is fine."""
+    head = f"In MLPerf® Inference v6.1 Closed, gpt-oss-120b Server, HPE's XD690 delivered {{{{ {A} }}}} tokens/s per GPU"
+    times = (
+        head
+        + ", about 3.6 times what the old cluster managed in the bank's own test.{{ cite() }}\n\n{{ footnotes() }}\n"
+    )
+    assert [m.split(" ", 1)[1] for m in findings(tmp_path, times, official, manifest, "MLP009")] == [
+        '3.6 times compares an MLPerf® result with a measurement that is not an MLPerf® result ("bank\'s own test")'
+    ]
+    stated = (
+        '{%- set theirs = stated("96,000 tokens per second", by="a launch blog") -%}\n'
+        "The start-up's launch post gives {{ theirs }} for its appliance, measured with its own harness.\n\n"
+        + head
+        + ", which beats their 96,000 by a clear margin.{{ cite() }}\n\n{{ footnotes() }}\n"
+    )
+    found = findings(tmp_path, stated, official, manifest, "MLP009")
+    assert len(found) == 1 and "(96,000, from line 7)" in found[0], found
+    declined = (
+        head
+        + ", more than the bank's own test gave; we do not compare the two.{{ cite() }}\n\n{{ footnotes() }}\n"
+    )
+    assert findings(tmp_path, declined, official, manifest, "MLP009") == []

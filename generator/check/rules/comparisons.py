@@ -21,6 +21,7 @@ from generator.check.context import COMPARE_CUE, Context
 from generator.check.document import Block, Sentence
 from generator.check.registry import Issue, rule
 from generator.check.rules.common import at_claim, cat, claims_in, section_of
+from generator.check.rules.outside import non_mlperf_comparisons
 from generator.check.scope import previous, surroundings
 from generator.check.vocabulary import Mentions, chip_counts, family_of, variant_of, word_number
 from generator.data.row import Row
@@ -640,7 +641,7 @@ def _lineage(fams: set[str]) -> bool:
     family="comparisons",
     severity="error",
     guideline="§4 Compatible results",
-    summary="A comparison across rounds that the Compatibility Table makes incompatible.",
+    summary="A comparison across rounds that the Compatibility Table makes incompatible, or with a result from outside MLPerf®.",
     bad="DLRM-v3 in v6.1 is 48× below DLRM-v2 in v5.1.",
     good="Compare DLRM-v3 results of v6.0 and v6.1 only.",
     scoped=(
@@ -654,9 +655,12 @@ def incompatible_rounds(ctx: Context) -> Iterator[Issue]:
     ``data/compatibility.toml``; a round newer than the table continues a span reaching its last
     column only for the rounds ``data/rounds.toml`` lists in ``compatible_with``), results of
     different suites, the performance of a power submission set against a performance-only one,
-    or two benchmarks that replaced one another. The finding quotes the table's row."""
+    or two benchmarks that replaced one another. The finding quotes the table's row. A comparison
+    of an MLPerf® result with a measurement that is not one (a vendor's own harness, a load
+    test, a dashboard: :mod:`generator.check.rules.outside`) is reported too."""
     for cmp, found in _once_per_paragraph(ctx, "MLP009"):
         yield at_claim(cmp.anchor, found[1], found[2])
+    yield from non_mlperf_comparisons(ctx)
 
 
 def _once_per_paragraph(ctx: Context, code: str) -> Iterator[tuple[Comparison, tuple[str, str, str]]]:
