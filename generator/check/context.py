@@ -463,10 +463,16 @@ class Context:
             and x.value == x.value
         ]
         far, named = self._distance(c), self._named_by(c)
+        rank = {id(x): (named(x), far(x)) for x in values}  # each value's, read once (not once per pair)
+
+        def order(p: tuple[Claim, Claim]) -> tuple[int, int, int]:
+            (na, fa), (nb, fb) = rank[id(p[0])], rank[id(p[1])]
+            return -(na + nb), max(fa, fb), fa + fb
+
+        # the sides its sentence names first ("above the TTA result"), then the nearest pair
         pairs = sorted(
-            ((a, b) for a in values for b in values if a is not b and a.value and b.value),
-            key=lambda p: (-(named(p[0]) + named(p[1])), max(far(p[0]), far(p[1])), far(p[0]) + far(p[1])),
-        )  # the sides its sentence names first ("above the TTA result"), then the nearest pair
+            ((a, b) for a in values for b in values if a is not b and a.value and b.value), key=order
+        )
         for a, b in pairs:
             for _, v in relation_values(a.value, b.value, c.suffix):
                 if abs(v - c.value) <= c.tol * (1 + 1e-9):
@@ -475,16 +481,17 @@ class Context:
                     return True
         return False
 
+    def submitter_words(self, text: str) -> set[str]:
+        """The submitters *text* names, as the vocabulary reads them against the loaded rows'."""
+        assert self.matcher is not None
+        return self.vocab.submitter_words(text, self.matcher.table.values("submitter"))
+
     def _named_by(self, c: Claim) -> Callable[[Claim], int]:
         """Whether a claim's row is of a submitter *c*'s sentence names (1) or not (0)."""
-        assert self.matcher is not None
-        every = self.matcher.table.values("submitter")
-        named = self.vocab.submitter_words(c.block.words(c.sentence), every)
+        named = self.submitter_words(c.block.words(c.sentence))
         if not named:
             return lambda x: 0
-        return lambda x: int(
-            any(self.vocab.submitter_words(r.submitter.replace("_", " "), every) & named for r in x.rows)
-        )
+        return lambda x: int(any(self.submitter_words(r.submitter.replace("_", " ")) & named for r in x.rows))
 
     def _distance(self, c: Claim) -> Callable[[Claim], int]:
         """How far a claim stands before *c*: in blocks, then in characters."""
@@ -544,19 +551,17 @@ class Context:
         single-row results of the paragraph before whose submitters its sentence names, with its
         paragraph's own ("... H200 at 46,258 per GPU ... 30 times as many as AMD's newest part"),
         two or more of them, which become its sides."""
-        assert self.matcher is not None
         before = previous(self, c.block)
         if before is None:
             return []
-        every = self.matcher.table.values("submitter")
-        named = self.vocab.submitter_words(c.block.words(c.sentence), every)
+        named = self.submitter_words(c.block.words(c.sentence))
         sides = [
             x
             for x in claims
             if x.block is before
             and len(x.rows) == 1
             and x.kind in ("result", "per_gpu")
-            and self.vocab.submitter_words(x.rows[0].submitter.replace("_", " "), every) & named
+            and self.submitter_words(x.rows[0].submitter.replace("_", " ")) & named
         ]
         sides += [x for x in own if len(x.rows) == 1 and x.kind in ("result", "per_gpu")]
         if len({x.rows[0].key for x in sides}) < 2:

@@ -333,7 +333,7 @@ def _footnote_inline(state: StateCore) -> None:
     footnote references ("[^1]", "^[...]"), which decide the footnotes markdown-it keeps. Inline
     text without one is not parsed (its tokens would be thrown away)."""
     for token in state.tokens:
-        if token.type == "inline" and ("[^" in token.content or "^[" in token.content):
+        if token.type == "inline" and _holds_reference(token.content):
             if token.children is None:
                 token.children = []
             state.md.inline.parse(token.content, state.md, state.env, token.children)
@@ -375,7 +375,7 @@ def _lean_table(state: StateBlock, start: int, end: int, silent: bool) -> bool:
 
 def _lean_row(state: StateBlock, line: int, text: str) -> None:
     state.push("tr_open", "tr", 1).map = [line, line + 1]
-    if "[^" in text or "^[" in text:
+    if _holds_reference(text):
         inline = state.push("inline", "", 0)
         inline.map, inline.content, inline.children = [line, line + 1], text, []
     state.push("tr_close", "tr", -1)
@@ -389,6 +389,12 @@ def _cells(text: str) -> int:
     """How many cells markdown-it's table rule splits a trimmed row's text into."""
     pipes = len(CELL_PIPE.findall(text))
     return pipes + 1 - text.startswith("|") - (pipes > 0 and bool(CELL_PIPE.search(text, len(text) - 1)))
+
+
+def _holds_reference(text: str) -> bool:
+    """Whether *text* may hold a footnote reference ("[^1]", "^[...]"), which decides the notes
+    markdown-it keeps: only such text is parsed inline."""
+    return "[^" in text or "^[" in text
 
 
 @functools.cache

@@ -412,7 +412,7 @@ OWN_RUN = re.compile(
     r"\bour\s+(?:\w+\s+){0,2}(?:team|engineers?|staff|group|lab)\b[^.;]{0,80}?\band\s+(?:ran|measured|tested|benchmarked)\b|"
     r"\b(?:we|I)\s+[^.;]{0,100}?,?\s+(?:and\s+)?(?:ran|measured|benchmarked)\b|"
     # "we reached 15,120 tokens per second": a score of ours, as the number right after says
-    r"\b(?:we|I)\s+(?:\w+\s+){0,2}?(?:reached|achieved|got|hit|saw|clocked|posted|scored|hit)\s+"
+    r"\b(?:we|I)\s+(?:\w+\s+){0,2}?(?:reached|achieved|got|hit|saw|clocked|posted|scored)\s+"
     r"(?:(?:about|around|roughly|nearly|over|just\s+over|some)\s+)?\d",
     re.I,
 )

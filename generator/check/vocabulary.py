@@ -61,10 +61,10 @@ PER_ACCELERATOR = rf"(?:\bper[-\s]|/\s*){PRODUCT_WORDS}{ACCELERATOR}\b"
 # a pattern whose every alternative starts with a lookbehind or "\b" is tried in full at every
 # position of a text; a leading lookahead for its first character ("(?=\d)") rejects most
 # positions at once (the same matches, several times faster)
-#: up to three words of a product name between a count and its noun ("8 B300 GPUs", "eight RTX
-#: PRO 6000 GPUs"): capitalised words, or a model number
 #: "eight of the same GPUs", "four of those cards"
 _SAME = r"(?:of\s+(?:the\s+)?(?:same|these|those|its|their)\s+)"
+#: up to three words of a product name between a count and its noun ("8 B300 GPUs", "eight RTX
+#: PRO 6000 GPUs"): capitalised words, or a model number
 _PRODUCT = r"(?:(?!Per\b)(?-i:[A-Z][\w-]*)\s+|\d{3,5}\s+)"  # not "Per": "6 Per GPU" is a rate's
 #: one count of a list, atomic: "1,024" is one count, never re-read as "1" and "024" (a run of
 #: comma-joined digit groups read both ways took time exponential in its length)

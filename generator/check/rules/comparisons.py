@@ -730,11 +730,7 @@ def _own_chip_counts(ctx: Context, c: Claim, here: list[Claim]) -> set[int]:
 def _divides_by(c: Claim, gpus: int) -> bool:
     """Whether *c*'s sentence divides by the row's chip count ("113,685 ÷ 8 = 14,211", "divided by
     72", "Divided by eight")."""
-    for m in DIVISOR.finditer(c.block.words(c.sentence)):
-        n = m.group(1)
-        if n[0].isdigit() and int(n) == gpus or not n[0].isdigit() and _count_cell(n) == gpus:
-            return True
-    return False
+    return any(_count_cell(m.group(1)) == gpus for m in DIVISOR.finditer(c.block.words(c.sentence)))
 
 
 #: what a value is divided by: "÷ 8", "divided by eight", "over 72"

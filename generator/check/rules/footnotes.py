@@ -151,11 +151,7 @@ def _marked_elsewhere(ctx: Context, c: Claim, cited: set[str], marked: set[int])
     more.[1]")."""
     if not c.entries:
         return False
-    if (
-        c.derived
-        and c.kind not in ("per_gpu", "result")
-        and c.entries <= (cited | _marked_entries(ctx, marked))
-    ):
+    if _relation(c) and c.entries <= (cited | _marked_entries(ctx, marked)):
         return True  # a ratio of results printed and marked above it, or further on ("TL;DR: 0.4% apart")
     after = following(ctx, c.block)
     if after is not None and id(after) in marked and c.entries <= _named(ctx, after):
@@ -169,6 +165,11 @@ def _marked_elsewhere(ctx: Context, c: Claim, cited: set[str], marked: set[int])
     if above is not None and id(above) in marked and {r.key for r in c.rows} <= _printed_rows(ctx, above):
         return True  # the per-GPU values of the results the marked paragraph just above printed
     return _noted_later_in_section(ctx, c) or _note_below(ctx, c) is not None or _caption_marked(ctx, c)
+
+
+def _relation(c: Claim) -> bool:
+    """A value the article makes of results (a ratio, a gap, a spread), not a result or a per-GPU value."""
+    return c.derived and c.kind not in ("per_gpu", "result")
 
 
 def _marked_entries(ctx: Context, marked: set[int]) -> set[str]:
@@ -265,7 +266,7 @@ def _noted_later_in_section(ctx: Context, c: Claim) -> bool:
     if c.block.table >= 0:
         section |= {id(x) for x in _reading_section(ctx, c.block)}
     at = ctx.doc.index(c.block)
-    relation = c.derived and c.kind not in ("per_gpu", "result")  # a gap or spread of rows noted above
+    relation = _relation(c)  # a gap or spread of rows noted above
     return any(
         id(m.block) in section
         and (ctx.doc.index(m.block) > at or relation)

@@ -199,11 +199,7 @@ def _typed_verdict(ctx: Context, c: Claim) -> Issue | None:
         counts = _printed_counts(ctx, c)
         if int(c.value) in counts:
             return None  # the count of a row its section prints: verified against the data
-        if (
-            not c.rows
-            and OURS.search(c.block.words(c.sentence))
-            and _beside_results(ctx, replace(c, unit=""))
-        ):
+        if not c.rows and OURS.search(c.block.words(c.sentence)) and not _speaks_of_results(ctx, c):
             return (
                 None  # "our halls hosted roughly 2,400 accelerators": the writer's fleet, no system's count
             )
@@ -264,15 +260,19 @@ def _near_printed(ctx: Context, c: Claim) -> bool:
     return False
 
 
+def _speaks_of_results(ctx: Context, c: Claim) -> bool:
+    """Whether *c*'s sentence names a benchmark, scenario or entry, or speaks of results."""
+    m = ctx.mentions(c.block, c.sentence)
+    return bool(m.benchmarks or m.scenarios or m.entries or RESULT_TALK.search(c.block.words(c.sentence)))
+
+
 def _beside_results(ctx: Context, c: Claim) -> bool:
     """Whether a typed number no row gives is about something else than results: a count with no
     unit or an amount of money (not a price per token or hour), in a sentence that names no
     benchmark, scenario or entry and speaks of no result ("our 38 branch offices", "a capital
     outlay of $7.8M", "more than 300 visitors"); or a percentage of a price ("at a 15% lower list
     price")."""
-    words = c.block.words(c.sentence)
-    m = ctx.mentions(c.block, c.sentence)
-    if m.benchmarks or m.scenarios or m.entries or RESULT_TALK.search(words):
+    if _speaks_of_results(ctx, c):
         return False
     after = c.block.text[c.index + len(c.text) : c.index + len(c.text) + 40]
     if c.unit == "pct":
@@ -770,10 +770,8 @@ def _sides_known(ctx: Context, c: Claim) -> bool:
     rows = [r for x in (c.sides or ctx.claims_in(c.block)) if x is not c for r in x.rows]
     if len(rows) < 2 or ctx.matcher is None:
         return False
-    every = ctx.matcher.table.values("submitter")
-    named = ctx.vocab.submitter_words(c.block.words(c.sentence), every)
-    theirs = ctx.vocab.submitter_words(" ".join(r.submitter.replace("_", " ") for r in rows), every)
-    return named <= theirs
+    named = ctx.submitter_words(c.block.words(c.sentence))
+    return named <= ctx.submitter_words(" ".join(r.submitter.replace("_", " ") for r in rows))
 
 
 @rule(
